@@ -1,0 +1,452 @@
+"""Exponential-family form of a multi-head function (DESIGN §2, L1, L4, upper bounds).
+
+Write x^k for e^<k,q> and t for e^(1/L) (exact weights, see `exact`).  Head h is
+N_h/D_h with D_h = Σ w_i x^{k_i}, N_h = Σ v_i w_i x^{k_i}.  Heads are grouped into
+*blocks*: heads that share a variable q_j are in one block, so different blocks live
+on disjoint coordinates and the key lattice is the direct sum of the blocks'
+lattices.  Within a block B the form P_B/Q_B with Q_B = Π D_h is expanded exactly in
+lattice coordinates and reduced to lowest terms P′_B/Q′_B by removing the irreducible
+factors of the D_h that divide P_B.  Across blocks nothing is expanded:
+
+    F = c + Σ_B P′_B/Q′_B,   Q′ = Π_B Q′_B,
+
+and Q′ is the lowest-terms denominator of F (an irreducible factor of Q′_B involves
+only B's variables, so it divides no Q′_B′ of another block and not P′_B).
+The fused head is the product head: one atom per tuple (k_B)_B of keys of the
+blocks' heads, weight Π_B q_B(k_B), value c + Σ_B p_B(k_B)/q_B(k_B).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from fractions import Fraction
+from itertools import product as cartesian
+from math import prod
+from typing import Iterator
+
+from .exact import rational_to_json, sign_at_t, t_ratio_to_json, t_scale
+from .lattice import LatticeBasis, lattice_basis
+from .laurent import LPoly, canonical_associate, exact_divide, irreducible_factors, product
+from .model import Head, Key, MultiHead
+
+MAX_BLOCK_TERMS = 250_000  # Π n_h inside one block: larger blocks are not expanded
+MAX_LISTED_ATOMS = 65_536  # fused-head atoms listed explicitly at most
+
+TPolyDict = dict[int, Fraction]
+
+
+class TooLarge(ValueError):
+    """An explicit expansion that would not fit in memory: one line for stderr."""
+
+
+@dataclass(frozen=True)
+class Factor:
+    """An irreducible factor f of Q_B with its multiplicity in Q_B and in gcd(P_B, Q_B)."""
+
+    poly: LPoly
+    in_denominator: int
+    in_gcd: int
+
+
+@dataclass(frozen=True)
+class Block:
+    """Heads on a common set of variables, in exact lattice coordinates (x_1..x_r, t)."""
+
+    head_indices: tuple[int, ...]
+    variables: tuple[int, ...]  # 0-based q indices the block's keys use, in order
+    basis: LatticeBasis  # over the block's local coordinates (position i ↔ q index variables[i])
+    numerators: tuple[LPoly, ...]  # N_h
+    denominators: tuple[LPoly, ...]  # D_h
+    P: LPoly
+    Q: LPoly
+    factors: tuple[Factor, ...]
+    P_reduced: LPoly  # P′_B
+    Q_reduced: LPoly  # Q′_B (sign fixed so its coefficients are positive when valid)
+    reduced_is_head: bool  # L1/upper bound: Q′ positive and supp P′ ⊆ supp Q′
+    shift: tuple[int, ...]  # lattice shift applied to the chosen head (x coordinates)
+
+    @property
+    def rank(self) -> int:
+        return self.basis.rank
+
+    @property
+    def head_numerator(self) -> LPoly:
+        """Numerator of the block's fused head (reduced when valid, else naive)."""
+        return self.P_reduced if self.reduced_is_head else self.P
+
+    @property
+    def head_denominator(self) -> LPoly:
+        """Denominator of the block's fused head (reduced when valid, else naive)."""
+        return self.Q_reduced if self.reduced_is_head else self.Q
+
+    @property
+    def head_size(self) -> int:
+        return len(x_support(self.head_denominator))
+
+    @property
+    def naive_size(self) -> int:
+        return len(x_support(self.Q))
+
+    @property
+    def reduced_support_size(self) -> int:
+        return len(x_support(self.Q_reduced))
+
+
+@dataclass(frozen=True)
+class ExpForm:
+    """F = constant + Σ_B P′_B/Q′_B with exact data per block."""
+
+    model: MultiHead
+    t_scale: int
+    base: dict[int, Fraction]  # Σ_h base_h (sparse): the heads' translations
+    blocks: tuple[Block, ...]
+
+    @property
+    def constant(self) -> Fraction:
+        return self.model.constant
+
+    @property
+    def upper_bound(self) -> int:
+        """Size of the fused head: Π_B (|supp Q′_B| when (P′_B, Q′_B) is a head, else |supp Q_B|)."""
+        return prod(block.head_size for block in self.blocks)
+
+    @property
+    def naive_size(self) -> int:
+        """|supp Q| for the naive fused head D = Π_h D_h."""
+        return prod(block.naive_size for block in self.blocks)
+
+    @property
+    def reduced_support_size(self) -> int:
+        """|supp Q′| of the lowest-terms denominator."""
+        return prod(block.reduced_support_size for block in self.blocks)
+
+    @property
+    def reduced_is_head(self) -> bool:
+        return all(block.reduced_is_head for block in self.blocks)
+
+    @property
+    def is_rational(self) -> bool:
+        """True when every weight is rational (no e^b with irrational e^b)."""
+        return self.t_scale == 1 and all(
+            all(e[-1] == 0 for e in b.Q.terms) for b in self.blocks
+        )
+
+    def key(self, block_coords: tuple[tuple[int, ...], ...]) -> tuple[Fraction, ...]:
+        """q-coordinates of the fused-head key with block lattice coordinates (k_B)_B."""
+        total = [Fraction(0)] * self.model.dimension
+        for j, v in self.base.items():
+            total[j] += v
+        for block, coords in zip(self.blocks, block_coords):
+            shifted = tuple(c + s for c, s in zip(coords, block.shift))
+            if any(shifted):
+                for j, v in zip(block.variables, block.basis.point(shifted)):
+                    total[j] += v
+        return tuple(total)
+
+
+def x_support(poly: LPoly) -> dict[tuple[int, ...], TPolyDict]:
+    """Group the terms of a polynomial in (x, t) by x-exponent: x^k ↦ coefficient in Q[t^±]."""
+    grouped: dict[tuple[int, ...], TPolyDict] = {}
+    for e, c in poly.terms.items():
+        grouped.setdefault(e[:-1], {})[e[-1]] = c
+    return grouped
+
+
+def _blocks_of(model: MultiHead) -> list[tuple[list[int], list[int]]]:
+    """Partition heads into blocks by shared variables (union–find over q indices)."""
+    parent: dict[int, int] = {}
+
+    def find(v: int) -> int:
+        while parent.setdefault(v, v) != v:
+            parent[v] = parent[parent[v]]
+            v = parent[v]
+        return v
+
+    head_vars: list[list[int]] = []
+    for head in model.heads:
+        used = sorted({j for a in head.atoms for j in relative_key(a.key, head_base(head))})
+        head_vars.append(used)
+        for j in used[1:]:
+            parent[find(j)] = find(used[0])
+    groups: dict[object, tuple[list[int], set[int]]] = {}
+    for h, used in enumerate(head_vars):
+        root: object = find(used[0]) if used else ("constant", h)
+        heads, variables = groups.setdefault(root, ([], set()))
+        heads.append(h)
+        variables.update(used)
+    ordered = sorted(groups.values(), key=lambda g: g[0][0])
+    return [(heads, sorted(variables)) for heads, variables in ordered]
+
+
+def head_base(head: Head) -> dict[int, Fraction]:
+    """The translation of a head: the coordinate-wise minimum of its keys (sparse)."""
+    keys = [dict(atom.key) for atom in head.atoms]
+    indices = {j for key in keys for j in key}
+    base = {j: min(key.get(j, Fraction(0)) for key in keys) for j in indices}
+    return {j: c for j, c in base.items() if c}
+
+
+def relative_key(key: Key, base: dict[int, Fraction]) -> dict[int, Fraction]:
+    """key − base as a sparse mapping (nonzero entries only)."""
+    rel = dict(key)
+    for j, c in base.items():
+        rel[j] = rel.get(j, Fraction(0)) - c
+    return {j: c for j, c in rel.items() if c}
+
+
+def _reduce(P: LPoly, denominators: tuple[LPoly, ...]) -> tuple[tuple[Factor, ...], LPoly]:
+    """Irreducible factors of Q = Π D_h (those involving x) and the gcd Π f^j with P (L4)."""
+    nvars = P.nvars
+    multiplicity: dict[LPoly, int] = {}
+    for D in denominators:
+        for f, k in irreducible_factors(D):
+            if all(e[:-1] == next(iter(f.terms))[:-1] for e in f.terms):
+                continue  # no x-variable: a unit over Q(t), not a factor of the Laurent ring over Q(t)
+            multiplicity[f] = multiplicity.get(f, 0) + k
+    factors: list[Factor] = []
+    gcd = LPoly.constant(nvars, Fraction(1))
+    remaining = P
+    for f in sorted(multiplicity, key=lambda p: sorted(p.terms.items())):
+        j = 0
+        while j < multiplicity[f] and remaining:
+            quotient = exact_divide(remaining, f)
+            if quotient is None:
+                break
+            remaining, j = quotient, j + 1
+        if not remaining:
+            j = multiplicity[f]
+        factors.append(Factor(f, multiplicity[f], j))
+        gcd = gcd * product([f] * j, nvars) if j else gcd
+    return tuple(factors), gcd
+
+
+def _x_signs(poly: LPoly, scale: int) -> set[int]:
+    return {sign_at_t(coef, scale) for coef in x_support(poly).values()}
+
+
+def build_block(model: MultiHead, heads: list[int], variables: list[int], scale: int) -> Block:
+    """Expand one block exactly and reduce it to lowest terms.
+
+    The work is done on the block's local coordinates (variables renumbered 0..k−1)
+    and memoised on that local data, so blocks that are copies of each other up to a
+    renaming of variables (as in sums over coordinates) are computed once.
+    """
+    n_product = prod(model.heads[h].size for h in heads)
+    if n_product > MAX_BLOCK_TERMS:
+        raise TooLarge(
+            f"heads {', '.join(model.heads[h].label or str(h) for h in heads[:4])}"
+            f"{', ...' if len(heads) > 4 else ''} share variables and their product has up to {n_product} terms; "
+            f"explicit expansion is limited to {MAX_BLOCK_TERMS} terms per block"
+        )
+    local_index = {j: i for i, j in enumerate(variables)}
+    local_heads = []
+    for h in heads:
+        head = model.heads[h]
+        base = head_base(head)
+        atoms = tuple(
+            (tuple(sorted((local_index[j], c) for j, c in relative_key(a.key, base).items())), a.weight, a.value)
+            for a in head.atoms
+        )
+        local_heads.append((model.scales[h], atoms))
+    local = _build_local(tuple(local_heads), len(variables), scale)
+    return Block(tuple(heads), tuple(variables), *local)
+
+
+@lru_cache(maxsize=4096)
+def _build_local(local_heads: tuple, width: int, scale: int) -> tuple:
+    basis = lattice_basis(width, (dict(key) for _, atoms in local_heads for key, _, _ in atoms))
+    nvars = basis.rank + 1
+    numerators_list, denominators_list = [], []
+    for _, atoms in local_heads:
+        num: dict[tuple[int, ...], Fraction] = {}
+        den: dict[tuple[int, ...], Fraction] = {}
+        for key, weight, value in atoms:  # L1: equal keys merge as coefficients
+            t_exp = weight.exponent * scale
+            e = basis.coordinates(dict(key)) + (int(t_exp),)
+            den[e] = den.get(e, Fraction(0)) + weight.coef
+            num[e] = num.get(e, Fraction(0)) + weight.coef * value
+        numerators_list.append(LPoly(nvars, num))
+        denominators_list.append(LPoly(nvars, den))
+    numerators, denominators = tuple(numerators_list), tuple(denominators_list)
+    Q = product(denominators, nvars)
+    P = LPoly(nvars)
+    for i, (head_scale, _) in enumerate(local_heads):
+        others = product((d for g, d in enumerate(denominators) if g != i), nvars)
+        P = P + numerators[i] * others * head_scale
+    if not P:
+        factors = tuple(Factor(f, k, k) for f, k in _merged_factors(denominators))
+        P_red, Q_red = LPoly(nvars), LPoly.constant(nvars, Fraction(1))
+    else:
+        factors, gcd = _reduce(P, denominators)
+        if gcd.is_monomial():
+            P_red, Q_red = P, Q
+        else:
+            P_red = exact_divide(P, gcd)
+            Q_red = exact_divide(Q, gcd)
+            assert P_red is not None and Q_red is not None
+    signs = _x_signs(Q_red, scale)
+    if signs == {-1}:
+        P_red, Q_red = -P_red, -Q_red
+        signs = {1}
+    valid = signs == {1} and set(x_support(P_red)) <= set(x_support(Q_red))
+    chosen = Q_red if valid else Q
+    low = chosen.min_exponent()[:-1]
+    unshift = tuple(-v for v in low) + (0,)
+    if any(low):
+        if valid:
+            P_red, Q_red = P_red.shift(unshift), Q_red.shift(unshift)
+        else:
+            P, Q = P.shift(unshift), Q.shift(unshift)
+    return basis, numerators, denominators, P, Q, factors, P_red, Q_red, valid, tuple(low)
+
+
+def _merged_factors(denominators: tuple[LPoly, ...]) -> list[tuple[LPoly, int]]:
+    multiplicity: dict[LPoly, int] = {}
+    for D in denominators:
+        for f, k in irreducible_factors(D):
+            multiplicity[f] = multiplicity.get(f, 0) + k
+    return sorted(multiplicity.items(), key=lambda fk: sorted(fk[0].terms.items()))
+
+
+def exponential_form(model: MultiHead) -> ExpForm:
+    """The exponential-family form of F with blocks reduced to lowest terms."""
+    scale = t_scale(a.weight.exponent for h in model.heads for a in h.atoms)
+    base: dict[int, Fraction] = {}
+    for head in model.heads:
+        for j, v in head_base(head).items():
+            base[j] = base.get(j, Fraction(0)) + v
+    blocks = tuple(build_block(model, heads, variables, scale) for heads, variables in _blocks_of(model))
+    return ExpForm(model, scale, {j: v for j, v in base.items() if v}, blocks)
+
+
+# -- the fused head ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FusedAtom:
+    """One atom of the fused head: exact weight w(t) and value num(t)/den(t)."""
+
+    block_coords: tuple[tuple[int, ...], ...]
+    weight: TPolyDict
+    value_num: TPolyDict
+    value_den: TPolyDict
+
+
+def _t_mul(a: TPolyDict, b: TPolyDict) -> TPolyDict:
+    out: TPolyDict = {}
+    for i, x in a.items():
+        for j, y in b.items():
+            out[i + j] = out.get(i + j, Fraction(0)) + x * y
+    return {k: v for k, v in out.items() if v}
+
+
+def _t_add(a: TPolyDict, b: TPolyDict) -> TPolyDict:
+    out = dict(a)
+    for k, v in b.items():
+        out[k] = out.get(k, Fraction(0)) + v
+    return {k: v for k, v in out.items() if v}
+
+
+def fused_atoms(form: ExpForm) -> Iterator[FusedAtom]:
+    """Atoms of the fused head, in lexicographic order of block coordinates (L1 merged)."""
+    per_block = []
+    for block in form.blocks:
+        den = x_support(block.head_denominator)
+        num = x_support(block.head_numerator)
+        per_block.append([(k, den[k], num.get(k, {})) for k in sorted(den)])
+    constant = {0: form.constant} if form.constant else {}
+    for choice in cartesian(*per_block):
+        weight: TPolyDict = {0: Fraction(1)}
+        value_num, value_den = constant, {0: Fraction(1)}
+        for _, q, p in choice:
+            weight = _t_mul(weight, q)
+            # value += p/q
+            value_num = _t_add(_t_mul(value_num, q), _t_mul(p, value_den))
+            value_den = _t_mul(value_den, q)
+        yield FusedAtom(tuple(k for k, _, _ in choice), weight, value_num, value_den)
+
+
+def fused_atom_json(form: ExpForm, atom: FusedAtom) -> dict:
+    """JSON {key, weight, value} of a fused atom; keys in the user's q coordinates."""
+    return {
+        "key": [rational_to_json(v) for v in form.key(atom.block_coords)],
+        "weight": t_ratio_to_json(atom.weight, {0: Fraction(1)}, form.t_scale),
+        "value": t_ratio_to_json(atom.value_num, atom.value_den, form.t_scale),
+    }
+
+
+def fused_head_polys(form: ExpForm) -> tuple[LPoly, LPoly, tuple[int, ...]]:
+    """(N, D) of the fused head over the concatenated block coordinates plus t.
+
+    Returns also the offsets of each block's coordinates.  Only for heads small enough
+    to list (raises TooLarge otherwise).
+    """
+    if form.upper_bound > MAX_LISTED_ATOMS:
+        raise TooLarge(f"the fused head has {form.upper_bound} atoms; explicit lists are limited to {MAX_LISTED_ATOMS}")
+    widths = [b.rank for b in form.blocks]
+    offsets = tuple(sum(widths[:i]) for i in range(len(widths)))
+    nvars = sum(widths) + 1
+    num: dict[tuple[int, ...], Fraction] = {}
+    den: dict[tuple[int, ...], Fraction] = {}
+    for atom in fused_atoms(form):
+        x = tuple(c for coords in atom.block_coords for c in coords)
+        # value·weight = value_num·weight/value_den; value_den divides weight exactly (both are Π q_B).
+        vw = _t_div_exact(_t_mul(atom.value_num, atom.weight), atom.value_den)
+        for k, c in atom.weight.items():
+            den[x + (k,)] = c
+        for k, c in vw.items():
+            num[x + (k,)] = c
+    return LPoly(nvars, num), LPoly(nvars, den), offsets
+
+
+def _t_div_exact(a: TPolyDict, b: TPolyDict) -> TPolyDict:
+    """a / b for Laurent polynomials in t when b divides a (here b is a product of weights)."""
+    if not a:
+        return {}
+    if len(b) == 1:
+        (kb, cb), = b.items()
+        return {k - kb: c / cb for k, c in a.items()}
+    pa = LPoly(1, {(k,): c for k, c in a.items()})
+    pb = LPoly(1, {(k,): c for k, c in b.items()})
+    quotient = exact_divide(pa, pb)
+    if quotient is None:
+        raise ArithmeticError("value denominator does not divide the weight")
+    return {e[0]: c for e, c in quotient.terms.items()}
+
+
+def embed(poly: LPoly, offset: int, nvars: int) -> LPoly:
+    """Embed a block polynomial (x_1..x_r, t) into the concatenated coordinates plus t."""
+    r = poly.nvars - 1
+    out = {}
+    for e, c in poly.terms.items():
+        full = [0] * nvars
+        full[offset : offset + r] = e[:-1]
+        full[-1] = e[-1]
+        out[tuple(full)] = c
+    return LPoly(nvars, out)
+
+
+def multihead_polys(form: ExpForm) -> tuple[LPoly, LPoly]:
+    """(P, Q) with F = P/Q and Q = Π_h D_h over the concatenated coordinates (naive, unreduced)."""
+    widths = [b.rank for b in form.blocks]
+    nvars = sum(widths) + 1
+    Q = LPoly.constant(nvars, Fraction(1))
+    P_over_Q_terms: list[tuple[LPoly, LPoly]] = []
+    offset = 0
+    for block in form.blocks:
+        P_over_Q_terms.append((embed(block.P, offset, nvars), embed(block.Q, offset, nvars)))
+        offset += block.rank
+    for _, q in P_over_Q_terms:
+        Q = Q * q
+    P = Q * form.constant
+    for i, (p, _) in enumerate(P_over_Q_terms):
+        P = P + p * product((q for j, (_, q) in enumerate(P_over_Q_terms) if j != i), nvars)
+    return P, Q
+
+
+def identity_holds(form: ExpForm) -> bool:
+    """Exact check N·Q = D·P (coefficient comparison) for the fused head against Σ of heads."""
+    N, D, _ = fused_head_polys(form)
+    P, Q = multihead_polys(form)
+    return (N * Q - D * P).terms == {}

@@ -1,0 +1,115 @@
+"""`analyze`: the function, its heads, the exponential-family form and the fused head.
+
+Pure: takes a Spec, returns JSON-ready data.  Printing happens in cli.py.
+"""
+
+from __future__ import annotations
+
+from .algebra import MAX_LISTED_ATOMS, ExpForm, TooLarge, exponential_form, fused_atom_json, fused_atoms, x_support
+from .exact import rational_to_json, t_poly_text
+from .laurent import LPoly
+from .spec import Spec
+
+MAX_FORM_BLOCKS_SHOWN = 12
+MAX_FORM_TERMS_SHOWN = 64
+
+
+def poly_text(poly: LPoly, names: list[str], scale: int) -> str:
+    """Human/sympy-style text of a polynomial in (x…, t), t shown as exp(k/L)."""
+    if not poly:
+        return "0"
+    grouped = x_support(poly)
+    parts = []
+    for x in sorted(grouped):
+        coef = grouped[x]
+        monomial = "*".join(
+            (name if e == 1 else f"{name}^{e}") for name, e in zip(names, x) if e
+        )
+        if set(coef) == {0}:
+            c = coef[0]
+            text = monomial if c == 1 and monomial else (f"-{monomial}" if c == -1 and monomial else None)
+            if text is None:
+                text = f"{rational_to_json(c)}" + (f"*{monomial}" if monomial else "")
+        else:
+            text = f"({t_poly_text(coef, scale)})" + (f"*{monomial}" if monomial else "")
+        parts.append(str(text))
+    out = " + ".join(parts).replace("+ -", "- ")
+    return out
+
+
+def block_variable_names(form: ExpForm, index: int) -> tuple[list[str], list[str]]:
+    """Names of a block's lattice variables and their definitions in q."""
+    block = form.blocks[index]
+    names, definitions = [], []
+    for i in range(block.rank):
+        vector = block.basis.point(tuple(1 if j == i else 0 for j in range(block.rank)))
+        nonzero = [(block.variables[j], v) for j, v in enumerate(vector) if v]
+        if len(nonzero) == 1 and nonzero[0][1] == 1:
+            name = f"x{nonzero[0][0] + 1}"
+        else:
+            name = f"y{index + 1}_{i + 1}"
+        linear = " + ".join(f"{rational_to_json(v)}*q{j + 1}" if v != 1 else f"q{j + 1}" for j, v in nonzero)
+        names.append(name)
+        definitions.append(f"{name} = exp({linear})")
+    return names, definitions
+
+
+def exp_form_json(form: ExpForm) -> dict:
+    """Compact exponential-family form: per block Q′_B and P′_B (first blocks only when many)."""
+    blocks = []
+    for i, block in enumerate(form.blocks[:MAX_FORM_BLOCKS_SHOWN]):
+        names, definitions = block_variable_names(form, i)
+        small = len(block.Q_reduced) <= MAX_FORM_TERMS_SHOWN and len(block.P_reduced) <= MAX_FORM_TERMS_SHOWN
+        blocks.append(
+            {
+                "heads": [form.model.heads[h].label for h in block.head_indices],
+                "variables": definitions,
+                "Q_reduced": poly_text(block.Q_reduced, names, form.t_scale) if small else None,
+                "P_reduced": poly_text(block.P_reduced, names, form.t_scale) if small else None,
+                "Q_reduced_terms": len(x_support(block.Q_reduced)),
+                "factors_removed": sum(f.in_gcd for f in block.factors),
+            }
+        )
+    return {
+        "t": None if form.t_scale == 1 else f"exp(1/{form.t_scale})",
+        "constant": rational_to_json(form.constant),
+        "blocks_total": len(form.blocks),
+        "blocks_shown": len(blocks),
+        "blocks": blocks,
+        "Q_reduced_terms": form.reduced_support_size,
+    }
+
+
+def analyze(spec: Spec, list_atoms: bool = True, with_bounds: bool = True) -> dict:
+    """Everything `headfusion analyze` reports, as JSON-ready data."""
+    model = spec.model
+    form = exponential_form(model)
+    upper = form.upper_bound
+    result: dict = {
+        "spec": spec.text,
+        "title": spec.title,
+        "dimension": model.dimension,
+        "heads": len(model.heads),
+        "head_atom_terms": model.head_atom_terms,
+        "upper_bound": upper,
+        "upper_bound_method": "reduced fused head (P', Q')" if form.reduced_is_head else "fused head (naive product for some blocks)",
+        "naive_fused_atoms": form.naive_size,
+        "lower_bound": None,
+        "lower_bound_method": None,
+        "minimum": None,
+        "exponential_form": exp_form_json(form),
+        "fused_head": {"atoms": upper},
+    }
+    if with_bounds:
+        from .bounds import lower_bound_summary  # filled by the lower-bounds module
+
+        result.update(lower_bound_summary(form))
+    if list_atoms:
+        if upper > MAX_LISTED_ATOMS:
+            raise TooLarge(
+                f"the fused head has {upper} atoms; atom lists are limited to {MAX_LISTED_ATOMS}: "
+                "use --no-atoms-list for the structural answer"
+            )
+        result["fused_head"]["atoms_list"] = [fused_atom_json(form, a) for a in fused_atoms(form)]
+    return result
+

@@ -1,0 +1,214 @@
+"""Sparse Laurent polynomials with exact rational coefficients.
+
+A `LPoly` maps exponent tuples (integers, possibly negative) to nonzero Fractions.
+It is immutable by convention.  Factorisation and exact division go through
+sympy's polynomial ring over QQ after shifting exponents to be nonnegative
+(monomials are units in the Laurent ring, so the shift loses nothing).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import gcd
+from typing import Iterable, Iterator, Mapping
+
+import sympy
+from sympy.polys.domains import QQ
+
+Exponent = tuple[int, ...]
+
+
+class LPoly:
+    """Σ c_e x^e over Q with e ∈ Z^nvars."""
+
+    __slots__ = ("nvars", "terms", "_hash")
+
+    def __init__(self, nvars: int, terms: Mapping[Exponent, Fraction] | Iterable[tuple[Exponent, Fraction]] = ()):
+        self.nvars = nvars
+        items = terms.items() if isinstance(terms, Mapping) else terms
+        clean: dict[Exponent, Fraction] = {}
+        for e, c in items:
+            if c:
+                e = tuple(e)
+                c = c if type(c) is Fraction else Fraction(c)
+                clean[e] = clean[e] + c if e in clean else c
+        self.terms = {e: c for e, c in clean.items() if c}
+        self._hash: int | None = None
+
+    # -- construction -------------------------------------------------------------------
+    @classmethod
+    def constant(cls, nvars: int, value: Fraction) -> "LPoly":
+        return cls(nvars, {(0,) * nvars: Fraction(value)})
+
+    @classmethod
+    def monomial(cls, exponent: Exponent, coef: Fraction = Fraction(1)) -> "LPoly":
+        return cls(len(exponent), {tuple(exponent): Fraction(coef)})
+
+    # -- arithmetic ---------------------------------------------------------------------
+    def __add__(self, other: "LPoly") -> "LPoly":
+        out = dict(self.terms)
+        for e, c in other.terms.items():
+            out[e] = out.get(e, Fraction(0)) + c
+        return LPoly(self.nvars, out)
+
+    def __neg__(self) -> "LPoly":
+        return LPoly(self.nvars, {e: -c for e, c in self.terms.items()})
+
+    def __sub__(self, other: "LPoly") -> "LPoly":
+        return self + (-other)
+
+    def __mul__(self, other: "LPoly | Fraction | int") -> "LPoly":
+        if not isinstance(other, LPoly):
+            factor = Fraction(other)
+            return LPoly(self.nvars, {e: c * factor for e, c in self.terms.items()})
+        out: dict[Exponent, Fraction] = {}
+        for e1, c1 in self.terms.items():
+            for e2, c2 in other.terms.items():
+                e = tuple(a + b for a, b in zip(e1, e2))
+                out[e] = out.get(e, Fraction(0)) + c1 * c2
+        return LPoly(self.nvars, out)
+
+    __rmul__ = __mul__
+
+    def shift(self, exponent: Exponent) -> "LPoly":
+        """Multiply by the monomial x^exponent."""
+        return LPoly(self.nvars, {tuple(a + b for a, b in zip(e, exponent)): c for e, c in self.terms.items()})
+
+    # -- inspection ---------------------------------------------------------------------
+    def __bool__(self) -> bool:
+        return bool(self.terms)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, LPoly) and self.nvars == other.nvars and self.terms == other.terms
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            self._hash = hash((self.nvars, frozenset(self.terms.items())))
+        return self._hash
+
+    def __iter__(self) -> Iterator[tuple[Exponent, Fraction]]:
+        return iter(sorted(self.terms.items()))
+
+    def __len__(self) -> int:
+        return len(self.terms)
+
+    def __repr__(self) -> str:
+        return f"LPoly({self.nvars}, {dict(sorted(self.terms.items()))})"
+
+    def min_exponent(self) -> Exponent:
+        """Coordinate-wise minimum of the support (zeros for the zero polynomial)."""
+        if not self.terms:
+            return (0,) * self.nvars
+        return tuple(min(e[i] for e in self.terms) for i in range(self.nvars))
+
+    def normalized_shift(self) -> "LPoly":
+        """The translate with coordinate-wise minimum exponent 0."""
+        low = self.min_exponent()
+        return self.shift(tuple(-v for v in low))
+
+    def is_monomial(self) -> bool:
+        return len(self.terms) == 1
+
+    # -- sympy bridge -------------------------------------------------------------------
+    def to_sympy(self, gens: tuple[sympy.Symbol, ...]) -> tuple[sympy.Poly, Exponent]:
+        """(Poly over QQ, shift) with self = Poly · x^shift."""
+        low = self.min_exponent()
+        data = {tuple(a - b for a, b in zip(e, low)): QQ(c.numerator, c.denominator) for e, c in self.terms.items()}
+        if not data:
+            data = {(0,) * self.nvars: QQ(0)}
+        return sympy.Poly.from_dict(data, *gens, domain=QQ), low
+
+    @classmethod
+    def from_sympy(cls, poly: sympy.Poly, nvars: int, shift: Exponent | None = None) -> "LPoly":
+        """LPoly from a sympy Poly (times x^shift)."""
+        shift = shift or (0,) * nvars
+        terms = {}
+        for e, c in poly.terms():
+            c = QQ.convert(c)
+            terms[tuple(a + b for a, b in zip(e, shift))] = Fraction(int(QQ.numer(c)), int(QQ.denom(c)))
+        return cls(nvars, terms)
+
+
+def generators(nvars: int) -> tuple[sympy.Symbol, ...]:
+    """Symbols x1..x_nvars for the sympy bridge."""
+    return tuple(sympy.Symbol(f"x{i + 1}") for i in range(nvars)) if nvars else (sympy.Symbol("x_"),)
+
+
+def product(polys: Iterable[LPoly], nvars: int) -> LPoly:
+    """Π polys (the constant 1 for an empty product)."""
+    out = LPoly.constant(nvars, Fraction(1))
+    for p in polys:
+        out = out * p
+    return out
+
+
+def exact_divide(numerator: LPoly, divisor: LPoly) -> LPoly | None:
+    """numerator / divisor when it divides exactly in the Laurent ring, else None.
+
+    Both are shifted to polynomials with minimum exponent 0 in every variable (the
+    minimum of a product is the sum of the minima), then divided in lex order: if
+    divisor | numerator, the leading monomial of every remainder is divisible by the
+    divisor's, so a non-divisible leading monomial proves non-divisibility.
+    """
+    nvars = numerator.nvars
+    if not numerator:
+        return LPoly(nvars)
+    if not divisor:
+        raise ZeroDivisionError("division by the zero polynomial")
+    low_n, low_d = numerator.min_exponent(), divisor.min_exponent()
+    remainder = {tuple(a - b for a, b in zip(e, low_n)): c for e, c in numerator.terms.items()}
+    divisor_terms = [(tuple(a - b for a, b in zip(e, low_d)), c) for e, c in divisor.terms.items()]
+    lead_e, lead_c = max(divisor_terms)
+    quotient: dict[Exponent, Fraction] = {}
+    while remainder:
+        top = max(remainder)
+        shift = tuple(a - b for a, b in zip(top, lead_e))
+        if any(v < 0 for v in shift):
+            return None
+        factor = remainder[top] / lead_c
+        quotient[shift] = factor
+        for e, c in divisor_terms:
+            key = tuple(a + b for a, b in zip(e, shift))
+            value = remainder.get(key, Fraction(0)) - factor * c
+            if value:
+                remainder[key] = value
+            else:
+                remainder.pop(key, None)
+    offset = tuple(a - b for a, b in zip(low_n, low_d))
+    return LPoly(nvars, {tuple(a + b for a, b in zip(e, offset)): c for e, c in quotient.items()})
+
+
+def is_primitive_binomial(poly: LPoly) -> bool:
+    """A binomial c1·x^a + c2·x^b with gcd(a − b) = 1 is irreducible in Q[x^±].
+
+    A unimodular change of lattice coordinates maps a − b to e_1, turning the
+    binomial into a unit times (x_1 + c), which is irreducible.
+    """
+    if len(poly.terms) != 2:
+        return False
+    (a, _), (b, _) = poly.terms.items()
+    return gcd(*(x - y for x, y in zip(a, b))) == 1
+
+
+def irreducible_factors(poly: LPoly) -> list[tuple[LPoly, int]]:
+    """Irreducible non-monomial factors over Q with multiplicities (content and monomials dropped)."""
+    if poly.is_monomial() or not poly:
+        return []
+    if is_primitive_binomial(poly):
+        return [(canonical_associate(poly), 1)]
+    gens = generators(poly.nvars)
+    p, _ = poly.to_sympy(gens)
+    _, factors = p.factor_list()
+    out = []
+    for f, k in factors:
+        lf = LPoly.from_sympy(f, poly.nvars)
+        if not lf.is_monomial():
+            out.append((canonical_associate(lf), k))
+    return out
+
+
+def canonical_associate(poly: LPoly) -> LPoly:
+    """The associate (up to unit c·x^e) with minimum exponent 0 and leading coefficient 1."""
+    shifted = poly.normalized_shift()
+    lead = max(shifted.terms)
+    return shifted * (1 / shifted.terms[lead])

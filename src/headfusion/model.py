@@ -1,0 +1,154 @@
+"""Exact model of atoms, heads and multi-head functions (DESIGN §1).
+
+Keys and values are rational, weights are exact positive numbers r·e^b
+(`exact.Weight`).  Nothing here is a float; `numeric_value` exists only as a
+numerical sanity check for tests and display.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Sequence
+
+from .exact import Weight, rational_to_json
+
+Key = tuple[tuple[int, Fraction], ...]
+"""A key k ∈ Q^d stored sparsely: sorted (index, nonzero coordinate) pairs, 0-based."""
+
+
+def sparse_key(coords: dict[int, Fraction]) -> Key:
+    """Key from a mapping index ↦ coordinate (zeros dropped)."""
+    return tuple(sorted((j, Fraction(c)) for j, c in coords.items() if c))
+
+
+def dense_key(key: Key, dimension: int) -> tuple[Fraction, ...]:
+    """The key as a full vector of length `dimension`."""
+    out = [Fraction(0)] * dimension
+    for j, c in key:
+        out[j] = c
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class Atom:
+    """One key–value entry: key k ∈ Q^d, weight w = e^bias > 0, value v ∈ Q."""
+
+    key: Key
+    weight: Weight
+    value: Fraction
+
+    def to_json(self) -> dict:
+        """JSON object {key, weight, value}; the key sparse as [[index (1-based), coordinate], ...]."""
+        return {
+            "key": [[j + 1, rational_to_json(c)] for j, c in self.key],
+            "weight": self.weight.to_json(),
+            "value": rational_to_json(self.value),
+        }
+
+
+@dataclass(frozen=True)
+class Head:
+    """A softmax head H(q) = Σ v_i w_i e^<k_i,q> / Σ w_i e^<k_i,q>."""
+
+    atoms: tuple[Atom, ...]
+    label: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.atoms:
+            raise ValueError("a head needs at least one atom")
+
+    def merged(self) -> "Head":
+        """L1: atoms with equal keys merged (weights add, value = weighted mean).
+
+        Only possible exactly when the merged weights stay of the form r·e^b, i.e.
+        when the merged atoms share the transcendental part e^b; otherwise the atoms
+        are kept apart here and merged later as polynomial coefficients.
+        """
+        groups: dict[tuple[Key, Fraction], list[Atom]] = {}
+        for atom in self.atoms:
+            groups.setdefault((atom.key, atom.weight.exponent), []).append(atom)
+        merged: list[Atom] = []
+        for (key, exponent), atoms in groups.items():
+            total = sum((a.weight.coef for a in atoms), Fraction(0))
+            value = sum((a.weight.coef * a.value for a in atoms), Fraction(0)) / total
+            merged.append(Atom(key, Weight(total, exponent), value))
+        return Head(tuple(merged), self.label)
+
+    @property
+    def size(self) -> int:
+        """Number of distinct keys (L1: the size of the merged head)."""
+        return len({atom.key for atom in self.atoms})
+
+    def numeric_value(self, q: Sequence[float]) -> float:
+        """Floating-point value at q (sanity checks only, never evidence)."""
+        logits = [
+            sum(float(k) * q[j] for j, k in a.key) + math.log(a.weight.coef) + float(a.weight.exponent)
+            for a in self.atoms
+        ]
+        top = max(logits)
+        exps = [math.exp(l - top) for l in logits]
+        return sum(e * float(a.value) for e, a in zip(exps, self.atoms)) / sum(exps)
+
+    def to_json(self) -> dict:
+        """JSON object {label, atoms}."""
+        return {"label": self.label, "atoms": [a.to_json() for a in self.atoms]}
+
+
+@dataclass(frozen=True)
+class MultiHead:
+    """F(q) = constant + Σ_h scale_h · H_h(q) over q ∈ R^dimension."""
+
+    dimension: int
+    heads: tuple[Head, ...]
+    scales: tuple[Fraction, ...]
+    constant: Fraction = Fraction(0)
+    description: str = field(default="", compare=False)
+
+    def __post_init__(self) -> None:
+        if self.dimension < 1:
+            raise ValueError("dimension must be at least 1")
+        if len(self.heads) != len(self.scales):
+            raise ValueError("one scale per head")
+        for head in self.heads:
+            for atom in head.atoms:
+                if any(not 0 <= j < self.dimension or not c for j, c in atom.key):
+                    raise ValueError("key index outside the dimension")
+
+    @property
+    def head_atom_terms(self) -> int:
+        """Σ_h n_h, the cost of the multi-head form (merged head sizes, L1)."""
+        return sum(head.size for head in self.heads)
+
+    def numeric_value(self, q: Sequence[float]) -> float:
+        """Floating-point value at q (sanity checks only, never evidence)."""
+        return float(self.constant) + sum(float(s) * h.numeric_value(q) for s, h in zip(self.scales, self.heads))
+
+    def to_json(self) -> dict:
+        """Normalised model as JSON (exact numbers)."""
+        return {
+            "dimension": self.dimension,
+            "constant": rational_to_json(self.constant),
+            "heads": [
+                {"scale": rational_to_json(s), **h.to_json()} for s, h in zip(self.scales, self.heads)
+            ],
+        }
+
+
+def multihead_from_json(data: dict) -> MultiHead:
+    """Inverse of `MultiHead.to_json` (raises ValueError/KeyError/TypeError on bad data)."""
+    from .exact import rational_from_json
+    from .parse import parse_number_text
+
+    dimension = int(data["dimension"])
+    heads: list[Head] = []
+    scales: list[Fraction] = []
+    for h in data["heads"]:
+        atoms = []
+        for a in h["atoms"]:
+            key = sparse_key({int(j) - 1: rational_from_json(c) for j, c in a["key"]})
+            atoms.append(Atom(key, parse_number_text(a["weight"]), rational_from_json(a["value"])))
+        heads.append(Head(tuple(atoms), str(h.get("label", ""))))
+        scales.append(rational_from_json(h["scale"]))
+    return MultiHead(dimension, tuple(heads), tuple(scales), rational_from_json(data["constant"]))

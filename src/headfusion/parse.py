@@ -1,0 +1,357 @@
+"""Spec parsing: expression strings, family names and TOML paths → MultiHead.
+
+User input is data.  Expressions are parsed with `ast.parse` and walked with a
+whitelist of node types; nothing is evaluated by Python or sympy.  Decimal literals
+are read from their source text, so `0.1` is exactly 1/10.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Union
+
+from .exact import Weight
+from .model import Atom, Head, Key, MultiHead
+
+MAX_EXPRESSION_CHARS = 200_000
+MAX_ABS_EXPONENT = 64
+VARIABLE = re.compile(r"q([1-9][0-9]*)\Z")
+
+
+class SpecError(ValueError):
+    """Bad user input: the message is one line for stderr (exit code 2)."""
+
+
+@dataclass(frozen=True)
+class Affine:
+    """A logit: Σ coeffs[j]·q_j + bias + log(log_arg)."""
+
+    coeffs: tuple[tuple[int, Fraction], ...] = ()
+    bias: Fraction = Fraction(0)
+    log_arg: Fraction = Fraction(1)
+
+    def add(self, other: "Affine", sign: int = 1) -> "Affine":
+        merged: dict[int, Fraction] = dict(self.coeffs)
+        for j, c in other.coeffs:
+            merged[j] = merged.get(j, Fraction(0)) + sign * c
+        log_arg = self.log_arg * other.log_arg ** sign
+        return Affine(_clean(merged), self.bias + sign * other.bias, log_arg)
+
+    def times(self, factor: Fraction) -> "Affine":
+        if self.log_arg != 1 and factor.denominator != 1:
+            raise SpecError("log(r) may only be multiplied by integers (the weight must stay rational)")
+        if abs(factor) > MAX_ABS_EXPONENT and self.log_arg != 1:
+            raise SpecError(f"multiple of log(r) too large (limit {MAX_ABS_EXPONENT})")
+        return Affine(
+            _clean({j: c * factor for j, c in self.coeffs}),
+            self.bias * factor,
+            self.log_arg ** int(factor) if self.log_arg != 1 else Fraction(1),
+        )
+
+    def key(self) -> Key:
+        return tuple((j - 1, c) for j, c in self.coeffs)
+
+    def weight(self) -> Weight:
+        return Weight(self.log_arg, self.bias)
+
+
+def _clean(coeffs: dict[int, Fraction]) -> tuple[tuple[int, Fraction], ...]:
+    return tuple(sorted((j, c) for j, c in coeffs.items() if c != 0))
+
+
+@dataclass(frozen=True)
+class HeadTerm:
+    """An unfinished head: logits (affine forms) and values; keys fixed once d is known."""
+
+    logits: tuple[Affine, ...]
+    values: tuple[Fraction, ...]
+    label: str
+
+
+@dataclass(frozen=True)
+class Combination:
+    """constant + Σ scale·head."""
+
+    constant: Fraction = Fraction(0)
+    terms: tuple[tuple[Fraction, HeadTerm], ...] = field(default=())
+
+    def add(self, other: "Combination", sign: int = 1) -> "Combination":
+        return Combination(
+            self.constant + sign * other.constant,
+            self.terms + tuple((sign * s, h) for s, h in other.terms),
+        )
+
+    def times(self, factor: Fraction) -> "Combination":
+        return Combination(self.constant * factor, tuple((s * factor, h) for s, h in self.terms))
+
+
+Value = Union[Fraction, Affine, Combination]
+
+
+def _as_affine(value: Value) -> Affine:
+    if isinstance(value, Fraction):
+        return Affine(bias=value)
+    if isinstance(value, Affine):
+        return value
+    raise SpecError("a head (sigmoid/tanh/attn) cannot appear inside a logit")
+
+
+def _as_combination(value: Value) -> Combination:
+    if isinstance(value, Fraction):
+        return Combination(constant=value)
+    if isinstance(value, Combination):
+        return value
+    raise SpecError("a bare logit is not a function of heads: wrap it in sigmoid(...), tanh(...) or attn(...)")
+
+
+class _Evaluator:
+    """Walks a whitelisted AST and builds exact values."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.max_variable = 0
+
+    def value(self, node: ast.AST) -> Value:
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)):
+            return self._sum(node)
+        if isinstance(node, ast.Constant):
+            return self._constant(node)
+        if isinstance(node, ast.Name):
+            return self._name(node)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+            operand = self.value(node.operand)
+            return operand if isinstance(node.op, ast.UAdd) else _negate(operand)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
+            return self._product(node)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+            return self._quotient(node)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow):
+            return self._power(node)
+        if isinstance(node, ast.Call):
+            return self._call(node)
+        raise SpecError(f"unsupported syntax: {_describe(node)}")
+
+    def _sum(self, node: ast.BinOp) -> Value:
+        # Long sums are left-nested BinOps: walk the spine iteratively, not recursively.
+        operands: list[tuple[int, ast.AST]] = []
+        current: ast.AST = node
+        while isinstance(current, ast.BinOp) and isinstance(current.op, (ast.Add, ast.Sub)):
+            operands.append((1 if isinstance(current.op, ast.Add) else -1, current.right))
+            current = current.left
+        operands.append((1, current))
+        total: Value = Fraction(0)
+        for sign, operand in reversed(operands):
+            total = _add(total, self.value(operand), sign)
+        return total
+
+    def _constant(self, node: ast.Constant) -> Fraction:
+        if isinstance(node.value, bool) or not isinstance(node.value, (int, float)):
+            raise SpecError(f"unsupported constant {ast.get_source_segment(self.source, node) or node.value!r}")
+        if isinstance(node.value, int):
+            return Fraction(node.value)
+        text = ast.get_source_segment(self.source, node) or ""
+        try:
+            return Fraction(text.replace("_", ""))
+        except (ValueError, ZeroDivisionError):
+            raise SpecError(f"cannot read the number {text!r} exactly") from None
+
+    def _name(self, node: ast.Name) -> Affine:
+        match = VARIABLE.match(node.id)
+        if not match:
+            if node.id in FUNCTIONS or node.id in ("exp", "sin", "cos"):
+                raise SpecError(f"'{node.id}' must be called with an argument")
+            raise SpecError(f"unknown variable '{node.id}' (variables are q1, q2, ...)")
+        index = int(match.group(1))
+        self.max_variable = max(self.max_variable, index)
+        return Affine(coeffs=((index, Fraction(1)),))
+
+    def _product(self, node: ast.BinOp) -> Value:
+        left, right = self.value(node.left), self.value(node.right)
+        if isinstance(left, Fraction) and isinstance(right, Fraction):
+            return left * right
+        if isinstance(right, Fraction):
+            return _scale(left, right)
+        if isinstance(left, Fraction):
+            return _scale(right, left)
+        if isinstance(left, Affine) and isinstance(right, Affine):
+            raise SpecError(f"nonlinear logit: {self._text(node)} (logits must be affine in q)")
+        raise SpecError(f"products of heads are not supported: {self._text(node)}")
+
+    def _quotient(self, node: ast.BinOp) -> Value:
+        left, right = self.value(node.left), self.value(node.right)
+        if not isinstance(right, Fraction):
+            raise SpecError(f"division by a non-constant: {self._text(node)}")
+        if right == 0:
+            raise SpecError(f"division by zero: {self._text(node)}")
+        return left / right if isinstance(left, Fraction) else _scale(left, 1 / right)
+
+    def _power(self, node: ast.BinOp) -> Fraction:
+        base, exponent = self.value(node.left), self.value(node.right)
+        if not (isinstance(base, Fraction) and isinstance(exponent, Fraction) and exponent.denominator == 1):
+            raise SpecError(f"only rational numbers to integer powers are allowed: {self._text(node)}")
+        if abs(exponent) > MAX_ABS_EXPONENT:
+            raise SpecError(f"exponent too large (limit {MAX_ABS_EXPONENT}): {self._text(node)}")
+        if base == 0 and exponent < 0:
+            raise SpecError(f"division by zero: {self._text(node)}")
+        return base ** int(exponent)
+
+    def _call(self, node: ast.Call) -> Value:
+        if not isinstance(node.func, ast.Name):
+            raise SpecError(f"unsupported call: {self._text(node.func)}")
+        name = node.func.id
+        if name not in FUNCTIONS:
+            raise SpecError(f"unknown function '{name}' (allowed: {', '.join(sorted(FUNCTIONS))})")
+        if node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
+            raise SpecError(f"{name}() takes plain positional arguments")
+        expected = 2 if name == "attn" else 1
+        if len(node.args) != expected:
+            raise SpecError(f"{name}() takes {expected} argument{'s' if expected > 1 else ''}, got {len(node.args)}")
+        label = self._text(node)
+        if name == "log":
+            arg = self.value(node.args[0])
+            if not isinstance(arg, Fraction):
+                raise SpecError(f"log() takes a rational number, got {self._text(node.args[0])}")
+            if arg <= 0:
+                raise SpecError(f"log of a non-positive number: {label}")
+            return Affine(log_arg=arg)
+        if name == "attn":
+            return self._attn(node, label)
+        logit = _as_affine(self.value(node.args[0]))
+        if name == "sigmoid":
+            head = HeadTerm((logit, Affine()), (Fraction(1), Fraction(0)), label)
+        else:  # tanh(ℓ) = 2σ(2ℓ) − 1 = (e^{2ℓ} − 1)/(e^{2ℓ} + 1)
+            head = HeadTerm((logit.times(Fraction(2)), Affine()), (Fraction(1), Fraction(-1)), label)
+        return Combination(terms=((Fraction(1), head),))
+
+    def _attn(self, node: ast.Call, label: str) -> Combination:
+        logits_node, values_node = node.args
+        if not isinstance(logits_node, ast.List) or not isinstance(values_node, ast.List):
+            raise SpecError("attn() takes two bracketed lists: attn([L1, ..., Ln], [v1, ..., vn])")
+        if len(logits_node.elts) != len(values_node.elts):
+            raise SpecError(
+                f"attn() lists differ in length: {len(logits_node.elts)} logits, {len(values_node.elts)} values"
+            )
+        if not logits_node.elts:
+            raise SpecError("attn() needs at least one atom")
+        logits = tuple(_as_affine(self.value(e)) for e in logits_node.elts)
+        values = []
+        for e in values_node.elts:
+            v = self.value(e)
+            if not isinstance(v, Fraction):
+                raise SpecError(f"attn() values must be rational numbers, got {self._text(e)}")
+            values.append(v)
+        return Combination(terms=((Fraction(1), HeadTerm(logits, tuple(values), label)),))
+
+    def _text(self, node: ast.AST) -> str:
+        return ast.get_source_segment(self.source, node) or type(node).__name__
+
+
+FUNCTIONS = frozenset({"sigmoid", "tanh", "attn", "log"})
+
+
+def _describe(node: ast.AST) -> str:
+    names = {
+        ast.Attribute: "attribute access",
+        ast.Lambda: "lambda",
+        ast.ListComp: "comprehension",
+        ast.GeneratorExp: "comprehension",
+        ast.SetComp: "comprehension",
+        ast.DictComp: "comprehension",
+        ast.Subscript: "subscript",
+        ast.Compare: "comparison",
+        ast.BoolOp: "boolean operator",
+        ast.List: "list outside attn()",
+        ast.Tuple: "tuple",
+        ast.NamedExpr: "assignment expression",
+    }
+    return names.get(type(node), type(node).__name__)
+
+
+def _negate(value: Value) -> Value:
+    return _scale(value, Fraction(-1)) if not isinstance(value, Fraction) else -value
+
+
+def _scale(value: Value, factor: Fraction) -> Value:
+    if isinstance(value, Fraction):
+        return value * factor
+    return value.times(factor)
+
+
+def _add(left: Value, right: Value, sign: int) -> Value:
+    if isinstance(left, Fraction) and isinstance(right, Fraction):
+        return left + sign * right
+    if isinstance(left, Combination) or isinstance(right, Combination):
+        if isinstance(left, Affine) or isinstance(right, Affine):
+            raise SpecError("a logit (affine form in q) cannot be added to a head; wrap it in sigmoid(...) or attn(...)")
+        return _as_combination(left).add(_as_combination(right), sign)
+    return _as_affine(left).add(_as_affine(right), sign)
+
+
+def parse_expression(text: str, dimension: int | None = None) -> MultiHead:
+    """Parse an expression over q1..qN into a MultiHead (AST whitelist, exact numbers)."""
+    if not isinstance(text, str) or not text.strip():
+        raise SpecError("empty expression")
+    if len(text) > MAX_EXPRESSION_CHARS:
+        raise SpecError(f"expression longer than {MAX_EXPRESSION_CHARS} characters")
+    source = text.strip()
+    try:
+        tree = ast.parse(source, mode="eval")
+    except SyntaxError as exc:
+        raise SpecError(f"malformed expression: {exc.msg} at column {exc.offset}") from None
+    except (RecursionError, MemoryError, ValueError):
+        raise SpecError("expression too deeply nested or malformed") from None
+    evaluator = _Evaluator(source)
+    try:
+        value = evaluator.value(tree.body)
+    except RecursionError:
+        raise SpecError("expression nested too deeply") from None
+    combination = _as_combination(value)
+    if not combination.terms:
+        raise SpecError("the expression contains no head (sigmoid, tanh or attn)")
+    needed = max(evaluator.max_variable, 1)
+    if dimension is None:
+        dimension = needed
+    elif dimension < needed:
+        raise SpecError(f"--d {dimension} is smaller than the largest variable q{needed} used")
+    heads = tuple(
+        Head(
+            tuple(Atom(logit.key(), logit.weight(), value) for logit, value in zip(h.logits, h.values)),
+            h.label,
+        )
+        for _, h in combination.terms
+    )
+    scales = tuple(s for s, _ in combination.terms)
+    return MultiHead(dimension, heads, scales, combination.constant, description=source)
+
+
+def parse_number_text(value: object) -> Weight:
+    """Read an exact positive weight from JSON: int, "p/q", or "c*exp(b)" (whitelisted AST)."""
+    if isinstance(value, bool):
+        raise ValueError("boolean is not a weight")
+    if isinstance(value, int):
+        return Weight(Fraction(value))
+    if not isinstance(value, str):
+        raise ValueError(f"not an exact weight: {value!r}")
+    try:
+        tree = ast.parse(value, mode="eval").body
+    except SyntaxError:
+        raise ValueError(f"not an exact weight: {value!r}") from None
+    return _weight_node(tree, value)
+
+
+def _weight_node(node: ast.AST, source: str) -> Weight:
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
+        return _weight_node(node.left, source) * _weight_node(node.right, source)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "exp" and len(node.args) == 1:
+        return Weight(Fraction(1), _rational_node(node.args[0], source))
+    return Weight(_rational_node(node, source))
+
+
+def _rational_node(node: ast.AST, source: str) -> Fraction:
+    value = _Evaluator(source).value(node)
+    if not isinstance(value, Fraction):
+        raise ValueError(f"not an exact number: {source!r}")
+    return value

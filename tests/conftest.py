@@ -1,0 +1,49 @@
+"""Shared helpers for the test suite."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from fractions import Fraction
+
+import pytest
+
+from headfusion.algebra import ExpForm, fused_atoms
+from headfusion.cli import main
+
+
+def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    """Run the CLI in-process; returns (exit code, stdout, stderr)."""
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict:
+    code, out, err = run_cli(capsys, *argv, "--json")
+    assert code == 0, err
+    return json.loads(out)
+
+
+def t_value(poly: dict[int, Fraction], scale: int) -> float:
+    t = math.exp(1 / scale)
+    return sum(float(c) * t**k for k, c in poly.items())
+
+
+def fused_numeric(form: ExpForm, q: list[float]) -> float:
+    """Numerical value of the fused head at q (a second guard next to the exact identity)."""
+    logits, values = [], []
+    for atom in fused_atoms(form):
+        key = form.key(atom.block_coords)
+        weight = t_value(atom.weight, form.t_scale)
+        logits.append(sum(float(k) * x for k, x in zip(key, q)) + math.log(weight))
+        values.append(t_value(atom.value_num, form.t_scale) / t_value(atom.value_den, form.t_scale))
+    top = max(logits)
+    exps = [math.exp(l - top) for l in logits]
+    return sum(e * v for e, v in zip(exps, values)) / sum(exps)
+
+
+def random_points(dimension: int, count: int = 5, seed: int = 0) -> list[list[float]]:
+    rng = random.Random(seed)
+    return [[rng.uniform(-2, 2) for _ in range(dimension)] for _ in range(count)]

@@ -293,11 +293,9 @@ def _build_local(local_heads: tuple, width: int, scale: int) -> tuple:
     chosen = Q_red if valid else Q
     low = chosen.min_exponent()[:-1]
     unshift = tuple(-v for v in low) + (0,)
-    if any(low):
-        if valid:
-            P_red, Q_red = P_red.shift(unshift), Q_red.shift(unshift)
-        else:
-            P, Q = P.shift(unshift), Q.shift(unshift)
+    if any(low):  # one translation for both pairs, recorded in Block.shift
+        P_red, Q_red = P_red.shift(unshift), Q_red.shift(unshift)
+        P, Q = P.shift(unshift), Q.shift(unshift)
     return basis, numerators, denominators, P, Q, factors, P_red, Q_red, valid, tuple(low)
 
 
@@ -427,22 +425,40 @@ def embed(poly: LPoly, offset: int, nvars: int) -> LPoly:
     return LPoly(nvars, out)
 
 
-def multihead_polys(form: ExpForm) -> tuple[LPoly, LPoly]:
-    """(P, Q) with F = P/Q and Q = Π_h D_h over the concatenated coordinates (naive, unreduced)."""
+def combined_polys(form: ExpForm, reduced: bool = True) -> tuple[LPoly, LPoly]:
+    """(P, Q) with F = P/Q over the concatenated block coordinates plus t.
+
+    reduced=True gives the lowest-terms pair P′ = c·Q′ + Σ_B P′_B Π_{B′≠B} Q′_B′,
+    Q′ = Π_B Q′_B; reduced=False the naive pair with Q = Π_h D_h.  Exponent e maps to
+    the q-coordinates `combined_key(form, e)`.
+    """
     widths = [b.rank for b in form.blocks]
     nvars = sum(widths) + 1
-    Q = LPoly.constant(nvars, Fraction(1))
-    P_over_Q_terms: list[tuple[LPoly, LPoly]] = []
+    pairs: list[tuple[LPoly, LPoly]] = []
     offset = 0
     for block in form.blocks:
-        P_over_Q_terms.append((embed(block.P, offset, nvars), embed(block.Q, offset, nvars)))
+        p, q = (block.P_reduced, block.Q_reduced) if reduced else (block.P, block.Q)
+        pairs.append((embed(p, offset, nvars), embed(q, offset, nvars)))
         offset += block.rank
-    for _, q in P_over_Q_terms:
-        Q = Q * q
+    Q = product((q for _, q in pairs), nvars)
     P = Q * form.constant
-    for i, (p, _) in enumerate(P_over_Q_terms):
-        P = P + p * product((q for j, (_, q) in enumerate(P_over_Q_terms) if j != i), nvars)
+    for i, (p, _) in enumerate(pairs):
+        P = P + p * product((q for j, (_, q) in enumerate(pairs) if j != i), nvars)
     return P, Q
+
+
+def multihead_polys(form: ExpForm) -> tuple[LPoly, LPoly]:
+    """(P, Q) with F = P/Q and Q = Π_h D_h over the concatenated coordinates (naive, unreduced)."""
+    return combined_polys(form, reduced=False)
+
+
+def combined_key(form: ExpForm, exponent: tuple[int, ...]) -> tuple[Fraction, ...]:
+    """q-coordinates of a key given in concatenated block coordinates (t part ignored)."""
+    coords, offset = [], 0
+    for block in form.blocks:
+        coords.append(tuple(exponent[offset : offset + block.rank]))
+        offset += block.rank
+    return form.key(tuple(coords))
 
 
 def identity_holds(form: ExpForm) -> bool:

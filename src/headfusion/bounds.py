@@ -1,10 +1,280 @@
-"""Lower and upper bounds on m*(F) (DESIGN §3: L4, L5, L6)."""
+"""Lower and upper bounds on m*(F) (DESIGN §3: L4, L5, L6).
+
+Newton bound (L4 + L5): with P′/Q′ in lowest terms every head N/D of F has Q′ | D,
+so Newt(D) = Newt(g) + Newt(Q′) has at least as many vertices as Newt(Q′), and
+m*(F) ≥ #vertices of Newt(Q′).  Since Q′ = Π_B Q′_B over disjoint coordinates,
+Newt(Q′) is the product of the blocks' polytopes and its vertices are the tuples of
+block vertices: the count is the product and a witness is the concatenation.
+
+Face-limit bound (L6): `face_limit_tree`.
+
+Upper bound: the fused head of `algebra` (DESIGN §2, "Upper bounds").
+"""
 
 from __future__ import annotations
 
-from .algebra import ExpForm
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import islice, product as cartesian
+from math import lcm, prod
+from typing import Iterator
+
+from .algebra import Block, ExpForm, exponential_form, x_support
+from .exact import rational_to_json
+from .facelimits import (
+    FaceNode,
+    axis,
+    canonical_form,
+    face_limit,
+    is_constant,
+    is_invariant,
+    model_from_canonical,
+    negate,
+    used_variables,
+)
+from .laurent import LPoly
+from .model import MultiHead
+from .polytope import MAX_EXPLICIT_SUPPORT, VertexSet, explicit_vertices, zonotope_directions, zonotope_vertex_count
+
+MAX_LISTED_WITNESSES = 4096
+FACE_LIMIT_MAX_DIMENSION = 24
+FACE_LIMIT_MAX_NODES = 4000
 
 
-def lower_bound_summary(form: ExpForm) -> dict:
-    """The `lower_bound`, `lower_bound_method` and `minimum` fields of analyze (none yet)."""
-    return {}
+@dataclass(frozen=True)
+class BlockNewton:
+    """Vertices of Newt(Q′_B): explicit with witnesses, or counted as a zonotope."""
+
+    method: str  # "explicit" | "zonotope"
+    count: int
+    vertices: VertexSet | None
+    directions: tuple[tuple[int, ...], ...] | None
+
+
+@dataclass(frozen=True)
+class NewtonBound:
+    """m*(F) ≥ Π_B #vertices(Newt(Q′_B))."""
+
+    form: ExpForm
+    blocks: tuple[BlockNewton, ...]
+
+    @property
+    def count(self) -> int:
+        return prod(b.count for b in self.blocks)
+
+    @property
+    def explicit(self) -> bool:
+        """True when every block's vertices are listed with witnesses."""
+        return all(b.method == "explicit" for b in self.blocks)
+
+
+def block_support(block: Block) -> list[tuple[int, ...]]:
+    """x-support of Q′_B in block lattice coordinates, sorted."""
+    return sorted(x_support(block.Q_reduced))
+
+
+def binomial_generators(block: Block) -> list[tuple[int, ...]] | None:
+    """Generators of Newt(Q′_B) when Q′_B is (a unit times) a product of binomials, else None."""
+    generators = []
+    for factor in block.factors:
+        remaining = factor.in_denominator - factor.in_gcd
+        if remaining == 0:
+            continue
+        support = sorted(x_support(factor.poly))
+        if len(support) != 2:
+            return None
+        (a, b) = support
+        generators += [tuple(x - y for x, y in zip(a, b))] * remaining
+    return generators
+
+
+_block_cache: dict[LPoly, BlockNewton] = {}  # keyed by Q′_B: equal polynomials, equal polytopes
+
+
+def block_newton(block: Block) -> BlockNewton:
+    """Vertices of one block's Newton polytope (explicit when the support is small)."""
+    cached = _block_cache.get(block.Q_reduced)
+    if cached is not None:
+        return cached
+    support_size = len(x_support(block.Q_reduced))
+    if support_size <= MAX_EXPLICIT_SUPPORT:
+        vertices = explicit_vertices(block_support(block))
+        result = BlockNewton("explicit", vertices.count, vertices, None)
+    else:
+        generators = binomial_generators(block)
+        if generators is None:
+            raise ValueError(f"Newton polytope with {support_size} support points and non-binomial factors")
+        directions = zonotope_directions(generators)
+        result = BlockNewton("zonotope", zonotope_vertex_count(directions), None, directions)
+    _block_cache[block.Q_reduced] = result
+    return result
+
+
+def newton_bound(form: ExpForm) -> NewtonBound:
+    """The L5 bound for F with per-block evidence."""
+    return NewtonBound(form, tuple(block_newton(b) for b in form.blocks))
+
+
+def witness_in_q(block: Block, witness: tuple[int, ...]) -> dict[int, Fraction]:
+    """A functional c′ on q-space with ⟨c′, b_i⟩ = c_i for the block's basis vectors b_i.
+
+    Then ⟨c′, key(k)⟩ = const + ⟨c, k⟩, so c′ witnesses the same vertex among the keys.
+    Solved exactly in the span of the basis (Gram system), then scaled to integers.
+    """
+    r = block.rank
+    if r == 0:
+        return {}
+    basis = [block.basis.point(tuple(1 if j == i else 0 for j in range(r))) for i in range(r)]
+    gram = [[sum((a * b for a, b in zip(basis[i], basis[j])), Fraction(0)) for j in range(r)] for i in range(r)]
+    coeffs = _solve(gram, [Fraction(w) for w in witness])
+    functional = [sum((coeffs[i] * basis[i][j] for i in range(r)), Fraction(0)) for j in range(len(block.variables))]
+    scale = lcm(1, *(v.denominator for v in functional))
+    return {block.variables[j]: v * scale for j, v in enumerate(functional) if v}
+
+
+def _solve(matrix: list[list[Fraction]], rhs: list[Fraction]) -> list[Fraction]:
+    n = len(rhs)
+    rows = [row[:] + [b] for row, b in zip(matrix, rhs)]
+    for col in range(n):
+        pivot = next(i for i in range(col, n) if rows[i][col] != 0)
+        rows[col], rows[pivot] = rows[pivot], rows[col]
+        for i in range(n):
+            if i != col and rows[i][col] != 0:
+                f = rows[i][col] / rows[col][col]
+                rows[i] = [a - f * b for a, b in zip(rows[i], rows[col])]
+    return [rows[i][n] / rows[i][i] for i in range(n)]
+
+
+def vertex_witnesses(bound: NewtonBound, limit: int = MAX_LISTED_WITNESSES) -> Iterator[dict]:
+    """Vertices of Newt(Q′) with witnesses in q coordinates (product over blocks), at most `limit`."""
+    if not bound.explicit:
+        return iter(())
+    form = bound.form
+    per_block = []
+    for block, nb in zip(form.blocks, bound.blocks):
+        assert nb.vertices is not None
+        per_block.append([(v, witness_in_q(block, w)) for v, w in nb.vertices.vertices])
+
+    def generate() -> Iterator[dict]:
+        for choice in cartesian(*per_block):
+            vertex = form.key(tuple(v for v, _ in choice))
+            witness = [Fraction(0)] * form.model.dimension
+            for _, w in choice:
+                for j, value in w.items():
+                    witness[j] += value
+            yield {
+                "vertex": [rational_to_json(x) for x in vertex],
+                "witness": [rational_to_json(x) for x in witness],
+            }
+
+    return islice(generate(), limit)
+
+
+# -- face limits (L6) ------------------------------------------------------------------------
+
+
+class FaceLimitBudget(Exception):
+    """The face-limit recursion exceeded its node budget."""
+
+
+def face_limit_tree(model: MultiHead, max_nodes: int = FACE_LIMIT_MAX_NODES) -> list[FaceNode]:
+    """The L6 recursion tree, root first: bound(F) = max_c bound(F_c) + bound(F_−c), constants 1.
+
+    Directions tried: the coordinate axes of the variables F depends on.  The search
+    over directions at a node stops once the bound reaches the node's fused-head size
+    (no direction can exceed an upper bound).  Nodes are memoised up to renaming of
+    variables and additive constants.
+    """
+    nodes: list[FaceNode] = []
+    index: dict[tuple, int] = {}
+
+    def visit(current: MultiHead) -> int:
+        form = canonical_form(current)
+        if form in index:
+            return index[form]
+        if len(index) >= max_nodes:
+            raise FaceLimitBudget(f"more than {max_nodes} face-limit nodes")
+        model_c = model_from_canonical(form) if form else None
+        if model_c is None or is_constant(model_c):
+            nodes.append(FaceNode(form, 1, None, None, None))
+            index[form] = len(nodes) - 1
+            return index[form]
+        upper = exponential_form(model_c).upper_bound
+        best: tuple[int, tuple, int, int] | None = None
+        for j in used_variables(model_c):
+            c = axis(j)
+            if is_invariant(model_c, c):
+                continue
+            plus = visit(face_limit(model_c, c))
+            minus = visit(face_limit(model_c, negate(c)))
+            total = nodes[plus].bound + nodes[minus].bound
+            if best is None or total > best[0]:
+                best = (total, c, plus, minus)
+            if total >= upper:
+                break
+        assert best is not None, "a non-constant function depends on some variable"
+        nodes.append(FaceNode(form, best[0], best[1], best[2], best[3]))
+        index[form] = len(nodes) - 1
+        return index[form]
+
+    root = visit(model)
+    # root first, children after: renumber by a DFS from the root
+    order: list[int] = []
+    seen: set[int] = set()
+    stack = [root]
+    while stack:
+        i = stack.pop()
+        if i in seen:
+            continue
+        seen.add(i)
+        order.append(i)
+        node = nodes[i]
+        for child in (node.minus, node.plus):
+            if child is not None:
+                stack.append(child)
+    renumber = {old: new for new, old in enumerate(order)}
+    return [
+        FaceNode(
+            nodes[i].form,
+            nodes[i].bound,
+            nodes[i].direction,
+            None if nodes[i].plus is None else renumber[nodes[i].plus],
+            None if nodes[i].minus is None else renumber[nodes[i].minus],
+        )
+        for i in order
+    ]
+
+
+def face_limit_bound(model: MultiHead) -> tuple[int | None, list[FaceNode] | None, str | None]:
+    """(bound, tree, reason-if-skipped) for L6; skipped for large inputs."""
+    if model.dimension > FACE_LIMIT_MAX_DIMENSION:
+        return None, None, f"face-limit recursion skipped: dimension {model.dimension} > {FACE_LIMIT_MAX_DIMENSION}"
+    try:
+        tree = face_limit_tree(model)
+    except FaceLimitBudget as exc:
+        return None, None, f"face-limit recursion skipped: {exc}"
+    return tree[0].bound, tree, None
+
+
+def lower_bound_summary(form: ExpForm, witness_cap: int = MAX_LISTED_WITNESSES) -> dict:
+    """The `lower_bound`, `lower_bound_method`, `minimum`, `vertices` fields of analyze."""
+    newton = newton_bound(form)
+    face, _, reason = face_limit_bound(form.model)
+    lower, method = newton.count, "newton-polytope (L4, L5)"
+    if face is not None and face > lower:
+        lower, method = face, "face-limits (L6)"
+    upper = form.upper_bound
+    assert lower <= upper, "a lower bound above a constructed head: a bug"
+    result: dict = {
+        "lower_bound": lower,
+        "lower_bound_method": method,
+        "minimum": lower if lower == upper else None,
+        "vertices": newton.count,
+        "newton_evidence": "explicit" if newton.explicit and newton.count <= witness_cap else "structural",
+        "face_limit_bound": face,
+    }
+    if reason:
+        result["face_limit_note"] = reason
+    if newton.explicit and newton.count <= witness_cap:
+        result["vertex_witnesses"] = list(vertex_witnesses(newton, witness_cap))
+    return result

@@ -1,0 +1,352 @@
+"""SMT-LIB 2 text of the question "is m*(F) ≤ m?" (DESIGN §4), built from exact data.
+
+Pure: no solver is imported here.  The query text is the single source of truth for
+a search: `search.py` feeds exactly this text to z3 (and, for a cross-check, to
+cvc5), and a verifier regenerates it from the spec and compares `query_sha256`.
+Generation depends only on (P′, Q′) of the function, m and the encoding options,
+and is deterministic (every set is emitted in sorted order).
+
+Data.  F = P′/Q′ in lowest terms over lattice coordinates x_1..x_r (L4), rational
+weights only (the t-variable of transcendental weights is not expressible in linear
+real arithmetic; such functions are rejected with `NotRational`).  Both polynomials
+are multiplied by one monomial so that Q′ has minimum exponent 0 in every
+coordinate; this does not change F = P′/Q′, so a head (N, D) with N·Q′ = D·P′ for the
+shifted pair satisfies it for the original pair too.
+
+Reductions, each a lemma of the certificate:
+
+* Box (L2, L3).  S = supp P′ ∪ supp Q′, w_c = its width in coordinate c.  A head
+  splits into components of keys joined by differences in S − S, each component alone
+  represents F, and a connected head of ≤ m atoms spans ≤ (m−1)·w_c in coordinate c.
+  After translating each coordinate's minimum to 0 (multiplying N and D by one
+  monomial keeps N·Q′ = D·P′) the keys lie in B = Π_c {0..(m−1)·w_c}, and some key
+  has coordinate 0 in each coordinate.
+* Scaling.  (N, D) and (λN, λD) for λ > 0 are the same head, so a selected weight
+  may be assumed ≥ 1 after scaling by 1/min weight (weights are positive).
+* Cofactor form (L4, L5).  gcd(P′, Q′) = 1 in the UFD Q[x^±] and N·Q′ = D·P′ give
+  Q′ | D: D = g·Q′ and then N = g·P′ for one Laurent polynomial g.  By L5,
+  Newt(D) = Newt(g) + Newt(Q′), so in each coordinate min_c D = min_c g + min_c Q′ =
+  min_c g and max_c D = max_c g + max_c Q′: with D's keys in B, g's support lies in
+  G = Π_c {0..(m−1)·w_c − width_c(Q′)}.  The identity N·Q′ = D·P′ then holds by
+  construction and the constraints are only positivity and support.  Over R, g could
+  have real coefficients; the constraints are linear with rational data, so real and
+  rational feasibility agree (a rational point exists in any nonempty rational
+  polyhedron cell), and z3 decides linear real arithmetic exactly.
+* Symmetry breaking.  A permutation π of the lattice coordinates with
+  P′∘π = λ·P′ and Q′∘π = λ·Q′ (one λ ≠ 0) leaves F unchanged and maps B onto itself
+  (the widths are permuted), the translation constraint onto itself, and heads of
+  size k to heads of size k.  So the set of solutions is closed under π, and each orbit
+  has an element whose selection vector s is lexicographically ≤ its image under every
+  such π (the lex-least element of the orbit).  Requiring s ≤_lex s∘π on a prefix of
+  the box order is implied by that, hence sound.
+* Neighbours.  When Q′ is not a monomial, no head is a single atom (Q′ | D and a
+  divisor of a monomial is a monomial), so in a connected head every atom has another
+  atom at a difference in (S − S) ∖ {0}.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from fractions import Fraction
+from itertools import permutations, product as cartesian
+from math import prod
+from typing import Iterable, Sequence
+
+Exp = tuple[int, ...]
+
+ENCODINGS = ("plain", "cofactor")
+SYMMETRY_PREFIX = 64  # box points (in box order) compared by each lex-leader constraint
+MAX_SYMMETRY_COORDS = 6  # permutations tried: at most 6! = 720
+FORMAT_VERSION = "headfusion-smt/1"
+
+
+class NotRational(ValueError):
+    """The function has transcendental weights: not expressible in linear real arithmetic."""
+
+
+@dataclass(frozen=True)
+class Options:
+    """Encoding options (all part of the query text and its hash)."""
+
+    encoding: str = "cofactor"
+    symmetry: bool = True
+    neighbours: bool = False
+
+    def __post_init__(self) -> None:
+        if self.encoding not in ENCODINGS:
+            raise ValueError(f"unknown encoding {self.encoding!r}; choose from {', '.join(ENCODINGS)}")
+
+    def label(self) -> str:
+        """Short deterministic description, e.g. 'cofactor+sym'."""
+        parts = [self.encoding] + (["sym"] if self.symmetry else []) + (["nbr"] if self.neighbours else [])
+        return "+".join(parts)
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Exact data of the question for one m: shifted P′, Q′ (x-exponents only) and the boxes."""
+
+    nvars: int
+    P: dict[Exp, Fraction]
+    Q: dict[Exp, Fraction]
+    m: int
+    widths: tuple[int, ...]  # w_c of S = supp P′ ∪ supp Q′
+    q_widths: tuple[int, ...]  # width of supp Q′ per coordinate
+    box_shape: tuple[int, ...]  # B: (m−1)·w_c + 1 per coordinate
+    g_shape: tuple[int, ...]  # G: (m−1)·w_c − width_c(Q′) + 1 per coordinate (0 when empty)
+    symmetries: tuple[tuple[int, ...], ...] = field(default=())
+
+    @property
+    def box_points(self) -> int:
+        """|B|."""
+        return prod(self.box_shape)
+
+    @property
+    def g_points(self) -> int:
+        """|G|."""
+        return prod(self.g_shape)
+
+    @property
+    def q_is_monomial(self) -> bool:
+        return len(self.Q) == 1
+
+
+def problem_from_polys(P: dict[Exp, Fraction], Q: dict[Exp, Fraction], nvars: int, m: int) -> Problem:
+    """The problem for F = P/Q (x-exponents, lowest terms) and budget m ≥ 1."""
+    if m < 1:
+        raise ValueError("the number of atoms must be at least 1")
+    if not Q:
+        raise ValueError("zero denominator")
+    low = tuple(min(e[c] for e in Q) for c in range(nvars))
+    Qs = {tuple(a - b for a, b in zip(e, low)): Fraction(v) for e, v in Q.items() if v}
+    Ps = {tuple(a - b for a, b in zip(e, low)): Fraction(v) for e, v in P.items() if v}
+    support = list(Qs) + list(Ps)
+    widths = tuple(max(e[c] for e in support) - min(e[c] for e in support) for c in range(nvars))
+    q_widths = tuple(max(e[c] for e in Qs) for c in range(nvars))
+    box_shape = tuple((m - 1) * w + 1 for w in widths)
+    g_shape = tuple(max(0, (m - 1) * w - qw + 1) for w, qw in zip(widths, q_widths))
+    return Problem(nvars, Ps, Qs, m, widths, q_widths, box_shape, g_shape, coordinate_symmetries(Ps, Qs, nvars))
+
+
+def problem_from_form(form: object, m: int) -> Problem:
+    """The problem for an `algebra.ExpForm` (NotRational for transcendental weights)."""
+    from .algebra import combined_polys  # algebra has no solver dependency either
+
+    if not form.is_rational:  # type: ignore[attr-defined]
+        raise NotRational(
+            "the function has transcendental weights e^b; linear real arithmetic cannot express e, "
+            "so the finite search does not apply"
+        )
+    P, Q = combined_polys(form, reduced=True)  # type: ignore[arg-type]
+    nvars = P.nvars - 1
+    return problem_from_polys(
+        {e[:-1]: c for e, c in P.terms.items()}, {e[:-1]: c for e, c in Q.terms.items()}, nvars, m
+    )
+
+
+def coordinate_symmetries(P: dict[Exp, Fraction], Q: dict[Exp, Fraction], nvars: int) -> tuple[tuple[int, ...], ...]:
+    """Non-identity coordinate permutations π with (P∘π, Q∘π) = λ·(P, Q), sorted.
+
+    Only coordinates with equal widths can be exchanged, and at most
+    MAX_SYMMETRY_COORDS coordinates are permuted (a subset of the symmetries is enough
+    for soundness).
+    """
+    if nvars < 2 or nvars > MAX_SYMMETRY_COORDS:
+        return ()
+    found = []
+    for perm in permutations(range(nvars)):
+        if perm == tuple(range(nvars)):
+            continue
+        pq = _permuted(Q, perm)
+        if set(pq) != set(Q):
+            continue
+        some = next(iter(sorted(Q)))
+        ratio = pq[some] / Q[some]
+        if any(pq[e] != ratio * Q[e] for e in Q):
+            continue
+        pp = _permuted(P, perm)
+        if set(pp) != set(P) or any(pp[e] != ratio * P[e] for e in P):
+            continue
+        found.append(perm)
+    return tuple(sorted(found))
+
+
+def _permuted(poly: dict[Exp, Fraction], perm: Sequence[int]) -> dict[Exp, Fraction]:
+    """poly∘π: the exponent e becomes (e_{π(0)}, …, e_{π(r−1)})."""
+    return {tuple(e[p] for p in perm): c for e, c in poly.items()}
+
+
+# -- text -------------------------------------------------------------------------------
+
+
+def _num(value: Fraction) -> str:
+    """An exact SMT-LIB real literal."""
+    value = Fraction(value)
+    mag = abs(value)
+    text = f"{mag.numerator}.0" if mag.denominator == 1 else f"(/ {mag.numerator}.0 {mag.denominator}.0)"
+    return f"(- {text})" if value < 0 else text
+
+
+def _name(prefix: str, e: Exp) -> str:
+    return prefix + "_" + "_".join(str(v) for v in e) if e else prefix
+
+
+def _sum(terms: list[str]) -> str:
+    if not terms:
+        return "0.0"
+    return terms[0] if len(terms) == 1 else "(+ " + " ".join(terms) + ")"
+
+
+def _or(lits: list[str]) -> str:
+    if not lits:
+        return "false"
+    return lits[0] if len(lits) == 1 else "(or " + " ".join(lits) + ")"
+
+
+def _poly_text(poly: dict[Exp, Fraction]) -> str:
+    return " + ".join(f"{c}*x^{list(e)}" for e, c in sorted(poly.items())) or "0"
+
+
+def box_points(shape: Sequence[int]) -> Iterable[Exp]:
+    """Points of Π_c {0..shape_c − 1} in lexicographic order (the box order)."""
+    return cartesian(*(range(n) for n in shape))
+
+
+def query_text(problem: Problem, options: Options = Options()) -> str:
+    """The deterministic SMT-LIB 2 query (QF_LRA): satisfiable iff a head of ≤ m atoms exists."""
+    lines: list[str] = []
+    emit = lines.append
+    m = problem.m
+    emit(f"; {FORMAT_VERSION}: is there a softmax head with at most {m} atoms representing F = P'/Q'?")
+    emit(f"; encoding: {options.label()}")
+    emit(f"; lattice coordinates: {problem.nvars}; x^k = exp(<k, q>) in lattice coordinates")
+    emit(f"; Q' = {_poly_text(problem.Q)}")
+    emit(f"; P' = {_poly_text(problem.P)}")
+    emit(f"; widths of S = supp P' u supp Q': {list(problem.widths)}")
+    emit(f"; box B (L3) = prod {{0..(m-1)*w_c}}, shape {list(problem.box_shape)}, {problem.box_points} points")
+    emit("; s_k: key k in B is an atom of the head (weight D_k > 0, value N_k/D_k).")
+    emit("; sat: a head with at most m atoms exists (its keys in B, translated so each coordinate's min is 0).")
+    emit("; unsat: m*(F) > m (by L2/L3 every head of at most m atoms has a component of this form).")
+    if options.encoding == "cofactor":
+        emit(f"; cofactor form (L4/L5): D = g*Q', N = g*P', g supported in G of shape {list(problem.g_shape)}")
+    else:
+        emit("; plain form: reals w_k = D_k and u_k = N_k, and N*Q' = D*P' coefficient by coefficient")
+    if options.symmetry and problem.symmetries:
+        emit(f"; symmetry breaking: lex-leader on the first {SYMMETRY_PREFIX} box points for {len(problem.symmetries)} coordinate permutations")
+    if options.neighbours and not problem.q_is_monomial:
+        emit("; neighbours: every atom has another atom at a difference in (S - S) minus {0}")
+    emit("(set-logic QF_LRA)")
+    points = list(box_points(problem.box_shape))
+    for k in points:
+        emit(f"(declare-const {_name('s', k)} Bool)")
+    if options.encoding == "cofactor":
+        _cofactor_body(problem, points, emit)
+    else:
+        _plain_body(problem, points, emit)
+    # cardinality: at most m atoms (standard SMT-LIB, no solver-specific extension)
+    count = _sum(["(ite " + _name("s", k) + " 1.0 0.0)" for k in points])
+    emit(f"(assert (<= {count} {m}.0))")
+    # translation (L3): in each coordinate some atom has coordinate 0
+    for c in range(problem.nvars):
+        emit(f"(assert {_or([_name('s', k) for k in points if k[c] == 0])})")
+    if options.symmetry:
+        _symmetry_body(problem, points, emit)
+    if options.neighbours and not problem.q_is_monomial:
+        _neighbour_body(problem, points, emit)
+    emit("(check-sat)")
+    return "\n".join(lines) + "\n"
+
+
+def _cofactor_body(problem: Problem, points: list[Exp], emit) -> None:
+    """D_k = Σ_j g_j Q′_{k−j}, N_k = Σ_j g_j P′_{k−j} as definitions; positivity and support."""
+    g_points = list(box_points(problem.g_shape)) if problem.g_points else []
+    for j in g_points:
+        emit(f"(declare-const {_name('g', j)} Real)")
+    D = _convolution(g_points, problem.Q)
+    N = _convolution(g_points, problem.P)
+    in_box = set(points)
+    for k in points:
+        d_terms = D.get(k, [])
+        n_terms = N.get(k, [])
+        s, dk, nk = _name("s", k), _name("D", k), _name("N", k)
+        emit(f"(define-fun {dk} () Real {_sum(d_terms)})")
+        emit(f"(define-fun {nk} () Real {_sum(n_terms)})")
+        emit(f"(assert (ite {s} (>= {dk} 1.0) (and (= {dk} 0.0) (= {nk} 0.0))))")
+    # N's coefficients outside B (possible when supp P′ sticks out of the box) must vanish: supp N ⊆ supp D ⊆ B.
+    for k in sorted(set(N) - in_box):
+        emit(f"(assert (= {_sum(N[k])} 0.0))")
+    # D = g·Q′ lies in B by the Newton-polytope argument; the identity is structural, so nothing else to state.
+
+
+def _convolution(g_points: list[Exp], poly: dict[Exp, Fraction]) -> dict[Exp, list[str]]:
+    """k ↦ the terms c·g_j of (g·poly)_k, in a deterministic order."""
+    out: dict[Exp, list[str]] = {}
+    for j in g_points:
+        g = _name("g", j)
+        for e, c in sorted(poly.items()):
+            k = tuple(a + b for a, b in zip(j, e))
+            out.setdefault(k, []).append(g if c == 1 else f"(* {_num(c)} {g})")
+    return out
+
+
+def _plain_body(problem: Problem, points: list[Exp], emit) -> None:
+    """Reals w_k (= D_k), u_k (= N_k); the identity Σ u_k x^k·Q′ = Σ w_k x^k·P′ per frequency."""
+    for k in points:
+        emit(f"(declare-const {_name('w', k)} Real)")
+        emit(f"(declare-const {_name('u', k)} Real)")
+    for k in points:
+        s, w, u = _name("s", k), _name("w", k), _name("u", k)
+        emit(f"(assert (ite {s} (>= {w} 1.0) (and (= {w} 0.0) (= {u} 0.0))))")
+    freq: dict[Exp, list[str]] = {}
+    for k in points:
+        for e, c in sorted(problem.Q.items()):
+            f = tuple(a + b for a, b in zip(k, e))
+            u = _name("u", k)
+            freq.setdefault(f, []).append(u if c == 1 else f"(* {_num(c)} {u})")
+        for e, c in sorted(problem.P.items()):
+            f = tuple(a + b for a, b in zip(k, e))
+            w = _name("w", k)
+            freq.setdefault(f, []).append(f"(* {_num(-c)} {w})")
+    for f in sorted(freq):
+        emit(f"(assert (= {_sum(freq[f])} 0.0))")
+
+
+def _symmetry_body(problem: Problem, points: list[Exp], emit) -> None:
+    """Lex-leader s ≤_lex s∘π on the first SYMMETRY_PREFIX box points, for each symmetry π."""
+    prefix = points[:SYMMETRY_PREFIX]
+    for perm in problem.symmetries:
+        pairs = []
+        for k in prefix:
+            image = tuple(k[p] for p in perm)
+            if image != k:
+                pairs.append((_name("s", k), _name("s", image)))
+        if not pairs:
+            continue
+        # lex order with true < false is not what we want: compare as bits with false < true,
+        # s ≤_lex s∘π  ⇔  for each i: (all earlier equal) ⇒ (s_i ⇒ s∘π_i)
+        conds: list[str] = []
+        for a, b in pairs:
+            body = f"(=> {a} {b})"
+            guarded = body if not conds else "(=> (and " + " ".join(conds) + ") " + body + ")"
+            emit(f"(assert {guarded})")
+            conds.append(f"(= {a} {b})")
+
+
+def _neighbour_body(problem: Problem, points: list[Exp], emit) -> None:
+    """s_k ⇒ ∨ s_{k+δ} over δ ∈ (S − S) ∖ {0} with k+δ in B."""
+    support = sorted(set(problem.P) | set(problem.Q))
+    deltas = sorted({tuple(a - b for a, b in zip(x, y)) for x in support for y in support} - {(0,) * problem.nvars})
+    shape = problem.box_shape
+    for k in points:
+        near = []
+        for dlt in deltas:
+            n = tuple(a + b for a, b in zip(k, dlt))
+            if all(0 <= v < w for v, w in zip(n, shape)):
+                near.append(_name("s", n))
+        emit(f"(assert (=> {_name('s', k)} {_or(near)}))")
+
+
+def query_sha256(text: str) -> str:
+    """SHA-256 hex digest of the query text (UTF-8)."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()

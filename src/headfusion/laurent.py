@@ -13,6 +13,9 @@ from math import gcd
 from typing import Iterable, Iterator, Mapping
 
 import sympy
+
+from .exact import rational_from_json as _rational_from_json
+from .exact import rational_to_json as _rational_json
 from sympy.polys.domains import QQ
 
 Exponent = tuple[int, ...]
@@ -108,6 +111,26 @@ class LPoly:
 
     def is_monomial(self) -> bool:
         return len(self.terms) == 1
+
+    # -- JSON ----------------------------------------------------------------------------
+    def to_json(self) -> dict:
+        """{"nvars": n, "terms": [[exponent, coefficient], ...]} sorted, coefficients exact."""
+        return {
+            "nvars": self.nvars,
+            "terms": [[list(e), _rational_json(c)] for e, c in sorted(self.terms.items())],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> "LPoly":
+        """Inverse of `to_json` (ValueError/KeyError/TypeError on malformed data)."""
+        nvars = int(data["nvars"])
+        terms = {}
+        for exponent, coef in data["terms"]:
+            e = tuple(int(x) for x in exponent)
+            if len(e) != nvars or e in terms:
+                raise ValueError("malformed polynomial")
+            terms[e] = _rational_from_json(coef)
+        return cls(nvars, terms)
 
     # -- sympy bridge -------------------------------------------------------------------
     def to_sympy(self, gens: tuple[sympy.Symbol, ...]) -> tuple[sympy.Poly, Exponent]:

@@ -218,20 +218,24 @@ def face_limit_tree(model: MultiHead, max_nodes: int = FACE_LIMIT_MAX_NODES) -> 
         return index[form]
 
     root = visit(model)
-    # root first, children after: renumber by a DFS from the root
-    order: list[int] = []
+    # parents before children: reverse post-order of a DFS from the root (a DAG: nodes are shared)
+    postorder: list[int] = []
     seen: set[int] = set()
-    stack = [root]
+    stack: list[tuple[int, bool]] = [(root, False)]
     while stack:
-        i = stack.pop()
+        i, expanded = stack.pop()
+        if expanded:
+            postorder.append(i)
+            continue
         if i in seen:
             continue
         seen.add(i)
-        order.append(i)
+        stack.append((i, True))
         node = nodes[i]
         for child in (node.minus, node.plus):
-            if child is not None:
-                stack.append(child)
+            if child is not None and child not in seen:
+                stack.append((child, False))
+    order = postorder[::-1]
     renumber = {old: new for new, old in enumerate(order)}
     return [
         FaceNode(

@@ -97,6 +97,160 @@ def _big(value: int) -> str:
     return f"{text[:6]}...{text[-6:]} ({len(text)} digits; 2^{value.bit_length() - 1} ≤ it)"
 
 
+# -- verify -------------------------------------------------------------------------------
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from .verify import SchemaError, load_certificate, resolve_unsat, verify_certificate
+
+    try:
+        with open(args.certificate, "rb") as handle:
+            raw = handle.read()
+        text = raw.decode("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"cannot read {args.certificate}: {getattr(exc, 'strerror', None) or exc}") from None
+    try:
+        cert = load_certificate(text)
+    except SchemaError as exc:
+        raise UsageError(f"{args.certificate}: {exc}") from None
+    _progress("verifying claims ...")
+    report = verify_certificate(cert)
+    resolved = resolve_unsat(cert) if args.resolve else []
+    _progress_done()
+    contradicted = [r for r in resolved if r[2] == "sat"]
+    ok = report.ok and not contradicted
+    if args.json:
+        _print_json(
+            {
+                "ok": ok,
+                "claims": [{"id": i, "kind": k, "ok": good, "message": m} for i, k, good, m in report.results],
+                "resolve": [{"claim": c, "solver": s, "verdict": v} for c, s, v in resolved],
+            }
+        )
+        return EXIT_OK if ok else EXIT_CHECK_FAILED
+    kinds: dict[str, list[bool]] = {}
+    for _, kind, good, _ in report.results:
+        kinds.setdefault(kind, []).append(good)
+    for kind, goods in kinds.items():
+        sys.stdout.write(f"{kind}: {sum(goods)}/{len(goods)} ok\n")
+    for claim, kind, good, message in report.results:
+        if not good:
+            sys.stdout.write(f"FAILED {claim} ({kind}): {message}\n")
+    for claim, solver, verdict in resolved:
+        sys.stdout.write(f"re-solved {claim} with {solver}: {verdict}\n")
+    summary = cert["summary"]
+    verdict = "all claims re-check" if ok else "certificate REJECTED"
+    sys.stdout.write(f"{verdict}: {cert['spec'].get('title', '')} — status {summary.get('status')}\n")
+    return EXIT_OK if ok else EXIT_CHECK_FAILED
+
+
+# -- search -------------------------------------------------------------------------------
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    """`search SPEC --atoms M` (one question) or `search SPEC --minimize` (least m)."""
+    import time
+
+    from .search import cross_check_cvc5, minimize, search, write_query_atomic
+    from .smtlib import Options
+    from .spec import load_spec
+
+    if (args.atoms is None) == (not args.minimize):
+        raise UsageError("search: give exactly one of --atoms M and --minimize")
+    if args.atoms is not None and args.atoms < 1:
+        raise UsageError(f"search: --atoms must be at least 1, got {args.atoms}")
+    if not args.timeout > 0:
+        raise UsageError(f"search: --timeout must be positive, got {args.timeout}")
+    if args.jobs < 1:
+        raise UsageError(f"search: --jobs must be at least 1, got {args.jobs}")
+    if args.minimize and (args.smt2 or args.cross_check):
+        raise UsageError("search: --smt2 and --cross-check apply to a single --atoms M")
+    spec = load_spec(args.spec, args.d)
+    options = Options(args.encoding, symmetry=not args.no_symmetry)
+    if args.minimize:
+        began = time.monotonic()
+        result = minimize(
+            spec.model, args.timeout, options, args.jobs,
+            progress=lambda m, points, elapsed: _progress(
+                f"m = {m}: box {points} points, {time.monotonic() - began:.1f} s elapsed ..."
+            ),
+        )
+        _progress_done()
+        if args.json:
+            _print_json({"spec": spec.text, "title": spec.title, **result.to_json()})
+            return EXIT_OK
+        out = sys.stdout
+        for step in result.steps:
+            how = f" ({step['method']})" if "method" in step else f" in {step['seconds']:.2f} s"
+            out.write(f"m = {step['atoms']}: {step['status']}{how}\n")
+        if result.status == "decided":
+            out.write(f"minimum m*: {result.minimum}  ({spec.title})\n")
+        else:
+            out.write(f"minimum m*: undecided ({result.reason})\n")
+        _write_atoms(result.head_json or [], result.head_source or "")
+        return EXIT_OK
+    _progress(f"searching for a head with at most {args.atoms} atoms ...")
+    result = search(spec.model, args.atoms, args.timeout, options, args.jobs)
+    _progress_done()
+    if args.smt2:
+        if result.query_text is None:
+            sys.stderr.write(f"headfusion: no query written: {result.reason}\n")
+        else:
+            try:
+                write_query_atomic(args.smt2, result.query_text)
+            except OSError as exc:
+                raise UsageError(f"cannot write {args.smt2}: {exc.strerror or exc}") from None
+    code = EXIT_OK if result.checked is not False else EXIT_CHECK_FAILED
+    if args.cross_check:
+        if result.query_text is None:
+            result.cross_check = {"solver": "cvc5", "status": "not run", "reason": result.reason}
+        else:
+            from .smtlib import problem_from_form
+
+            from .algebra import exponential_form
+
+            problem = problem_from_form(exponential_form(spec.model), args.atoms)
+            result.cross_check = cross_check_cvc5(problem, options, args.timeout)
+            other = result.cross_check["status"]
+            if {other, result.status} == {"sat", "unsat"}:
+                code = EXIT_CHECK_FAILED  # the two solvers disagree: nothing can be trusted
+    if args.json:
+        _print_json({"spec": spec.text, "title": spec.title, **result.to_json()})
+        return code
+    out = sys.stdout
+    meaning = {
+        "sat": f"a head with at most {args.atoms} atoms exists",
+        "unsat": f"no head with at most {args.atoms} atoms: m*(F) > {args.atoms}",
+        "unknown": "undecided",
+    }[result.status]
+    out.write(f"{spec.title}, m = {args.atoms}: {result.status.upper()} ({meaning})\n")
+    out.write(f"  solver {result.solver_name} {result.solver_version}, encoding {result.encoding}, {result.seconds:.2f} s\n")
+    if result.box_shape:
+        shape = "x".join(str(n) for n in result.box_shape)
+        out.write(f"  box {shape} = {result.box_points} points\n")
+    if result.query_sha256:
+        out.write(f"  query sha256 {result.query_sha256}\n")
+    if result.reason:
+        out.write(f"  reason: {result.reason}\n")
+    if result.cross_check is not None:
+        cc = result.cross_check
+        out.write(f"  cross-check {cc['solver']}: {cc['status']}" + (f" ({cc['reason']})" if cc.get("reason") else "") + "\n")
+    if result.head_atoms is not None:
+        _write_atoms([a.to_json() for a in result.head_atoms], "search, checked exactly")
+    return code
+
+
+def _write_atoms(atoms: list[dict], source: str) -> None:
+    if not atoms:
+        return
+    sys.stdout.write(f"head ({len(atoms)} atoms, {source}) key | weight | value:\n")
+    for atom in atoms[:64]:
+        key = ", ".join(str(k) for k in atom["key"])
+        sys.stdout.write(f"  ({key}) | {atom['weight']} | {atom['value']}\n")
+    if len(atoms) > 64:
+        sys.stdout.write(f"  ... {len(atoms) - 64} more (use --json for all)\n")
+
+
 # -- parser -------------------------------------------------------------------------------
 
 
@@ -115,6 +269,24 @@ def build_parser() -> argparse.ArgumentParser:
     _add_spec(analyze)
     analyze.add_argument("--no-atoms-list", action="store_true", help="omit the fused head's atom list")
     analyze.set_defaults(handler=cmd_analyze)
+
+    verify = sub.add_parser("verify", help="re-check every claim of a certificate (exact, no solver)")
+    verify.add_argument("certificate", help="a certificate .json written by certify")
+    verify.add_argument("--resolve", action="store_true", help="also re-solve UNSAT claims with z3 (and cvc5)")
+    verify.add_argument("--json", action="store_true", help="machine-readable output")
+    verify.set_defaults(handler=cmd_verify)
+
+    search_ = sub.add_parser("search", help="complete finite search (z3) for a head with at most M atoms")
+    _add_spec(search_)
+    search_.add_argument("--atoms", type=int, default=None, metavar="M", help="decide whether a head with at most M atoms exists")
+    search_.add_argument("--minimize", action="store_true", help="step m up from the lower bound until a head exists")
+    search_.add_argument("--timeout", type=float, default=60.0, metavar="S", help="time limit in seconds (total for --minimize)")
+    search_.add_argument("--smt2", default=None, metavar="FILE", help="write the exact SMT-LIB 2 query to FILE")
+    search_.add_argument("--cross-check", action="store_true", help="re-solve the query with cvc5 (when installed)")
+    search_.add_argument("--encoding", choices=("cofactor", "plain"), default="cofactor", help="query encoding (default cofactor)")
+    search_.add_argument("--no-symmetry", action="store_true", help="omit the symmetry-breaking constraints")
+    search_.add_argument("--jobs", type=int, default=1, metavar="N", help="solve 8 cubes in N processes")
+    search_.set_defaults(handler=cmd_search)
     return parser
 
 

@@ -97,11 +97,58 @@ def _big(value: int) -> str:
     return f"{text[:6]}...{text[-6:]} ({len(text)} digits; 2^{value.bit_length() - 1} ≤ it)"
 
 
+# -- certify ------------------------------------------------------------------------------
+
+
+def cmd_certify(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from .certification import certify
+    from .render import RenderError, latex_engine, write_certificate
+    from .spec import load_spec
+
+    if args.search_timeout <= 0:
+        raise UsageError(f"certify: --search-timeout must be positive, got {args.search_timeout}")
+    if args.pdf and latex_engine() is None:  # refuse before any work, nothing written
+        raise UsageError(
+            "no LaTeX engine found: apt-get install -y texlive-latex-base texlive-latex-recommended "
+            "texlive-pictures latexmk"
+        )
+    spec = load_spec(args.spec, args.d)
+    command = ["headfusion", "certify"] + list(args.argv_for_record)
+    result = certify(spec, command, search=not args.no_search, search_timeout=args.search_timeout,
+                     progress=_progress, timings=args.timings)
+    _progress("rendering LaTeX ...")
+    try:
+        paths = write_certificate(result.certificate, Path(args.out), result.queries, pdf=True if args.pdf else None)
+    except RenderError as exc:
+        _progress_done()
+        sys.stderr.write(f"headfusion: error: {_one_line(str(exc))}\n")
+        return EXIT_CHECK_FAILED
+    _progress_done()
+    summary = result.certificate["summary"]
+    if args.json:
+        _print_json({"summary": summary, "files": {k: str(v) for k, v in sorted(paths.items())}})
+        return EXIT_OK
+    theorem = next(c for c in result.certificate["claims"] if c["id"] == "theorem")
+    sys.stdout.write(f"{spec.title}: {summary['status']} — lower {_big(summary['lower_bound'])}, "
+                     f"upper {_big(summary['upper_bound'])}, minimum {_big(summary['minimum']) if summary['minimum'] is not None else 'undecided'}\n")
+    sys.stdout.write(f"theorem: {theorem['statement']}\n")
+    for kind, path in sorted(paths.items()):
+        sys.stdout.write(f"wrote {path}\n")
+    if "pdf" not in paths:
+        sys.stdout.write(
+            "no PDF: no LaTeX engine found (apt-get install -y texlive-latex-base texlive-latex-recommended "
+            "texlive-pictures latexmk), then run again or use --pdf\n"
+        )
+    return EXIT_OK
+
+
 # -- verify -------------------------------------------------------------------------------
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    from .verify import SchemaError, load_certificate, resolve_unsat, verify_certificate
+    from .checker import SchemaError, load_certificate, resolve_unsat, verify_certificate
 
     try:
         with open(args.certificate, "rb") as handle:
@@ -270,6 +317,15 @@ def build_parser() -> argparse.ArgumentParser:
     analyze.add_argument("--no-atoms-list", action="store_true", help="omit the fused head's atom list")
     analyze.set_defaults(handler=cmd_analyze)
 
+    certify_ = sub.add_parser("certify", help="write a LaTeX/JSON proof certificate (and PDF)")
+    _add_spec(certify_)
+    certify_.add_argument("--out", default="out", help="output folder (default out/)")
+    certify_.add_argument("--pdf", action="store_true", help="require the PDF (exit 2 without a LaTeX engine)")
+    certify_.add_argument("--no-search", action="store_true", help="skip the solver searches")
+    certify_.add_argument("--search-timeout", type=float, default=60.0, help="seconds per solver question")
+    certify_.add_argument("--timings", action="store_true", help="record solver seconds (output no longer byte-identical)")
+    certify_.set_defaults(handler=cmd_certify)
+
     verify = sub.add_parser("verify", help="re-check every claim of a certificate (exact, no solver)")
     verify.add_argument("certificate", help="a certificate .json written by certify")
     verify.add_argument("--resolve", action="store_true", help="also re-solve UNSAT claims with z3 (and cvc5)")
@@ -295,7 +351,9 @@ def main(argv: list[str] | None = None) -> int:
     sys.set_int_max_str_digits(0)  # exact big integers such as 2^10000 in JSON
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        raw_argv = list(sys.argv[1:] if argv is None else argv)
+        args = parser.parse_args(raw_argv)
+        args.argv_for_record = raw_argv[1:]  # the command line, recorded in certificates
         handler: Callable[[argparse.Namespace], int] | None = getattr(args, "handler", None)
         if handler is None:
             parser.print_help(sys.stderr)

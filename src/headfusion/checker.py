@@ -1,4 +1,6 @@
-"""The small trusted checker: re-checks every claim of a certificate with exact arithmetic.
+"""The small trusted checker (`headfusion verify`; named checker.py so that `hf.verify` stays a function).
+
+It re-checks every claim of a certificate with exact arithmetic.
 
 It rebuilds the model from the spec stored in the certificate and never trusts the
 stored mathematics: identities are re-multiplied, witnesses re-evaluated, factors

@@ -1,0 +1,112 @@
+"""`certify`: bounds, the searches a certificate needs, and the certificate data.
+
+Search policy (untrusted, solver evidence only):
+* bounds meet (lower = upper): ask the solver for lower − 1 atoms as an independent
+  confirmation, when the L3 box is small enough;
+* bounds apart: ask for m = lower, lower + 1, … until a head is found (SAT) or the
+  budget or the box size stops the search.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from .algebra import exponential_form
+from .bounds import lower_bound_summary
+from .proof import build_certificate
+from .spec import Spec, load_spec
+
+CERT_MAX_BOX_POINTS = 20_000  # default searches only where the box is small
+SERIES_MAX_D = 8
+
+
+@dataclass(frozen=True)
+class Certified:
+    """The certificate data and the SMT-LIB queries to write beside it."""
+
+    certificate: dict
+    queries: dict[str, str]  # file name → SMT-LIB text
+
+
+def run_searches(
+    spec: Spec,
+    timeout: float,
+    progress: Callable[[str], None] | None = None,
+    timings: bool = False,
+) -> tuple[list[dict], dict[str, str], str | None]:
+    """Searches for the certificate: (result JSONs, query files, note)."""
+    from .smtlib import NotRational, Options, problem_from_form
+    from .search import search
+
+    form = exponential_form(spec.model)
+    if not form.is_rational:
+        return [], {}, "search not applicable: transcendental weights e^b cannot be expressed in linear real arithmetic"
+    lower = lower_bound_summary(form)["lower_bound"]
+    upper = form.upper_bound
+    steps = [lower - 1] if lower == upper else list(range(lower, upper))
+    steps = [m for m in steps if m >= 1]
+    results: list[dict] = []
+    queries: dict[str, str] = {}
+    note = None
+    options = Options()
+    for m in steps:
+        try:
+            points = problem_from_form(form, m).box_points
+        except NotRational as exc:  # pragma: no cover - excluded above
+            return [], {}, str(exc)
+        if points > CERT_MAX_BOX_POINTS:
+            note = f"search for m = {m} skipped: its box has {points} points (limit {CERT_MAX_BOX_POINTS} in certify)"
+            break
+        if progress:
+            progress(f"search m = {m}: box {points} points")
+        result = search(form, m, timeout=timeout, options=options)
+        data = result.to_json()
+        data["options"] = {"encoding": options.encoding, "symmetry": options.symmetry, "neighbours": options.neighbours}
+        if not timings:
+            data.pop("seconds", None)  # keeps certificates byte-identical across runs
+        if result.query_text is not None:
+            name = f"{spec.slug}.m{m}.smt2"
+            queries[name] = result.query_text
+            data["smt2_file"] = name
+        results.append(data)
+        if result.status != "unsat":
+            break
+    return results, queries, note
+
+
+def family_series(spec: Spec) -> list[dict] | None:
+    """Head-atom terms and bounds over the family parameter d (for the plot), or None."""
+    if spec.kind not in ("family", "toml") or spec.d is None:
+        return None
+    values = sorted(set(range(1, min(spec.d, SERIES_MAX_D) + 1)) | {spec.d})
+    series = []
+    for d in values:
+        model = load_spec(spec.text, d).model
+        form = exponential_form(model)
+        summary = lower_bound_summary(form, witness_cap=0)
+        series.append(
+            {"d": d, "head_atom_terms": model.head_atom_terms, "lower_bound": summary["lower_bound"], "upper_bound": form.upper_bound}
+        )
+    return series
+
+
+def certify(
+    spec: Spec,
+    command: list[str],
+    search: bool = True,
+    search_timeout: float = 60.0,
+    progress: Callable[[str], None] | None = None,
+    timings: bool = False,
+) -> Certified:
+    """Build the certificate for a spec (running the default searches unless disabled)."""
+    results: list[dict] = []
+    queries: dict[str, str] = {}
+    note = "search not run (--no-search)"
+    if search:
+        results, queries, note = run_searches(spec, search_timeout, progress, timings)
+    certificate = build_certificate(spec, command, results, note)
+    series = family_series(spec)
+    if series is not None:
+        certificate["series"] = series
+    return Certified(certificate, queries)

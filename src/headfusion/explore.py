@@ -1,0 +1,87 @@
+"""`explore`: a table over a family's parameter — cost, bounds, and search-decided minima."""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import asdict, dataclass
+from typing import Callable
+
+from .algebra import exponential_form
+from .bounds import lower_bound_summary
+from .parse import SpecError
+from .spec import load_spec
+
+RANGE = re.compile(r"\s*(\d+)\s*\.\.\s*(\d+)\s*\Z")
+MAX_RANGE = 64
+
+
+@dataclass(frozen=True)
+class ExploreRow:
+    """One parameter value: multi-head cost, bounds, and the minimum when decided."""
+
+    d: int
+    heads: int
+    head_atom_terms: int
+    lower_bound: int
+    lower_bound_method: str
+    upper_bound: int
+    minimum: int | None
+    decided_by: str  # "bounds" | "search (solver evidence)" | "unknown"
+    search_note: str | None
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+def parse_range(text: str) -> range:
+    """'1..N' → range(1, N + 1) (SpecError otherwise)."""
+    match = RANGE.match(text or "")
+    if not match:
+        raise SpecError(f"--range must look like 1..N, got {text!r}")
+    low, high = int(match.group(1)), int(match.group(2))
+    if low < 1 or high < low:
+        raise SpecError(f"--range needs 1 ≤ low ≤ high, got {text!r}")
+    if high - low + 1 > MAX_RANGE:
+        raise SpecError(f"--range spans more than {MAX_RANGE} values")
+    return range(low, high + 1)
+
+
+def explore(
+    spec_text: str,
+    values: range,
+    timeout: float,
+    progress: Callable[[str], None] | None = None,
+) -> list[ExploreRow]:
+    """Rows for each parameter value; the search gets `timeout` seconds per value where bounds differ."""
+    rows = []
+    for d in values:
+        spec = load_spec(spec_text, d)
+        if spec.kind == "expression":
+            raise SpecError("explore needs a parameterised spec (a family name or a proofs/*.toml file)")
+        form = exponential_form(spec.model)
+        summary = lower_bound_summary(form, witness_cap=0)
+        lower, upper = summary["lower_bound"], form.upper_bound
+        minimum, decided, note = (lower, "bounds", None) if lower == upper else (None, "unknown", None)
+        if minimum is None:
+            if progress:
+                progress(f"d = {d}: searching between {lower} and {upper}")
+            minimum, decided, note = _search_minimum(form, timeout)
+        rows.append(
+            ExploreRow(d, len(spec.model.heads), spec.model.head_atom_terms, lower, summary["lower_bound_method"],
+                       upper, minimum, decided, note)
+        )
+    return rows
+
+
+def _search_minimum(form, timeout: float) -> tuple[int | None, str, str | None]:
+    from .search import minimize
+
+    start = time.monotonic()
+    result = minimize(form, timeout=timeout)
+    data = result.to_json()
+    if data.get("status") == "decided" and data.get("minimum") is not None:
+        if data["minimum"] == result.lower_bound:  # a checked head meets the proved lower bound
+            return data["minimum"], "bounds + exact head from search", None
+        return data["minimum"], "search (solver evidence)", None
+    return None, "unknown", data.get("reason") or f"undecided within {timeout:g} s ({time.monotonic() - start:.1f} s used)"

@@ -112,6 +112,8 @@ class _Evaluator:
 
     def __init__(self, source: str) -> None:
         self.source = source
+        self.single_line = "\n" not in source and "\r" not in source
+        self.encoded = source.encode("utf-8")
         self.max_variable = 0
 
     def value(self, node: ast.AST) -> Value:
@@ -149,10 +151,10 @@ class _Evaluator:
 
     def _constant(self, node: ast.Constant) -> Fraction:
         if isinstance(node.value, bool) or not isinstance(node.value, (int, float)):
-            raise SpecError(f"unsupported constant {ast.get_source_segment(self.source, node) or node.value!r}")
+            raise SpecError(f"unsupported constant {self._text(node)}")
         if isinstance(node.value, int):
             return Fraction(node.value)
-        text = ast.get_source_segment(self.source, node) or ""
+        text = self._text(node)
         try:
             return Fraction(text.replace("_", ""))
         except (ValueError, ZeroDivisionError):
@@ -246,6 +248,9 @@ class _Evaluator:
         return Combination(terms=((Fraction(1), HeadTerm(logits, tuple(values), label)),))
 
     def _text(self, node: ast.AST) -> str:
+        """Source text of a node; sliced directly on one-line input (get_source_segment re-splits every call)."""
+        if self.single_line and getattr(node, "end_col_offset", None) is not None:
+            return self.encoded[node.col_offset : node.end_col_offset].decode("utf-8")  # offsets are in UTF-8 bytes
         return ast.get_source_segment(self.source, node) or type(node).__name__
 
 

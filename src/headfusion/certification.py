@@ -53,7 +53,8 @@ def run_searches(
     for m in steps:
         points = box_points(form, m)
         if points > CERT_MAX_BOX_POINTS:
-            note = f"search for m = {m} skipped: its box has {points} points (limit {CERT_MAX_BOX_POINTS} in certify)"
+            size = f"{points}" if points < 10**12 else f"more than 10^12"
+            note = f"search for m = {m if m < 10**6 else 'lower bound - 1'} skipped: its box has {size} points (limit {CERT_MAX_BOX_POINTS} in certify)"
             break
         if progress:
             progress(f"search m = {m}: box {points} points")

@@ -98,14 +98,24 @@ def explicit_vertices(support: Sequence[Point], seed: int = 0) -> VertexSet:
     if len(points) == 1:
         return VertexSet(r, 1, ((points[0], (0,) * r),))
     found: dict[Point, tuple[int, ...]] = {}
-    # Coordinate directions and their negatives first: cheap and often enough.
+    # The direction from the centroid to the point first: it is the witness for every
+    # vertex of a centrally symmetric support (e.g. 2·1_S − 1 for the cube of W_d).
+    n = len(points)
+    centroid_n = [sum(p[i] for p in points) for i in range(r)]  # n · centroid, kept integral
+    for p in points:
+        c = _primitive([n * p[i] - centroid_n[i] for i in range(r)]) if any(n * p[i] != centroid_n[i] for i in range(r)) else None
+        if c is not None and is_witness(p, c, points):
+            found[p] = c
+    if len(found) == n:
+        return VertexSet(r, n, tuple(sorted(found.items())))
+    # Coordinate directions and their negatives: cheap and often enough.
     directions: list[tuple[int, ...]] = []
     for i in range(r):
         for s in (1, -1):
             directions.append(tuple(s if j == i else 0 for j in range(r)))
     rng = random.Random(seed)
     bound = 3
-    directions += [tuple(rng.randint(-bound, bound) for _ in range(r)) for _ in range(8 * len(points) + 16)]
+    directions += [tuple(rng.randint(-bound, bound) for _ in range(r)) for _ in range(2 * len(points) + 16)]
     for c in directions:
         if not any(c):
             continue

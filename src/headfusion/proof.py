@@ -293,7 +293,7 @@ def build_certificate(
     claims.append(
         Claim(
             "upper", "construction", "Construction",
-            rf"The product head built from the blocks represents $F$ exactly with {_tex_int(upper)} atoms; "
+            rf"The product head built from the blocks represents $F$ exactly with ${_tex_int(upper)}$ atoms; "
             rf"hence $m^*(F)\le {_tex_int(upper)}$.",
             ("exp-form", "lemma:L1", "lemma:LP"), "construction", construction_evidence(form, MAX_CERT_ATOMS),
         )
@@ -302,7 +302,7 @@ def build_certificate(
     claims.append(
         Claim(
             "lower:newton", "lower-bound", "Newton-polytope bound",
-            rf"$\operatorname{{Newt}}(Q')$ has {_tex_int(newton.count)} vertices, each with an integer witness; "
+            rf"$\operatorname{{Newt}}(Q')$ has ${_tex_int(newton.count)}$ vertices, each with an integer witness; "
             rf"hence $m^*(F)\ge {_tex_int(newton.count)}$.",
             newton_deps, "newton", newton_evidence(newton, MAX_CERT_ATOMS),
         )

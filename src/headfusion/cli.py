@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import Any, Callable, NoReturn
 
@@ -142,6 +143,60 @@ def cmd_certify(args: argparse.Namespace) -> int:
             "texlive-pictures latexmk), then run again or use --pdf\n"
         )
     return EXIT_OK
+
+
+# -- explore ------------------------------------------------------------------------------
+
+
+def cmd_explore(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from .explore import explore, parse_range
+    from .render import RenderError, sanitize_slug, write_explore
+    from .spec import load_spec
+
+    if args.timeout <= 0:
+        raise UsageError(f"explore: --timeout must be positive, got {args.timeout}")
+    values = parse_range(args.range)
+    first = load_spec(args.spec, values.start)  # validates the spec and the range start before any work
+    rows = [r.to_json() for r in explore(args.spec, values, args.timeout, progress=_progress)]
+    _progress_done()
+    slug = sanitize_slug(first.slug.rsplit("_", 1)[0] if first.d is not None else first.slug)
+    title = _parameterised_title(first)
+    try:
+        paths = write_explore(rows, Path(args.out), slug, title)
+    except RenderError as exc:
+        sys.stderr.write(f"headfusion: error: {_one_line(str(exc))}\n")
+        return EXIT_CHECK_FAILED
+    if args.json:
+        _print_json({"rows": rows, "files": {k: str(v) for k, v in sorted(paths.items())}})
+        return EXIT_OK
+    out = sys.stdout
+    out.write(f"{'d':>4} {'terms':>7} {'lower':>10} {'upper':>10} {'minimum':>10}  decided by\n")
+    for r in rows:
+        minimum = "unknown" if r["minimum"] is None else _big(r["minimum"])
+        out.write(f"{r['d']:>4} {r['head_atom_terms']:>7} {_big(r['lower_bound']):>10} {_big(r['upper_bound']):>10} "
+                  f"{minimum:>10}  {r['decided_by']}\n")
+    for kind, path in sorted(paths.items()):
+        out.write(f"wrote {path}\n")
+    if "png" not in paths:
+        out.write("no plot image: needs a LaTeX engine and pdftoppm (poppler-utils)\n")
+    return EXIT_OK
+
+
+def _parameterised_title(spec) -> str:
+    """The title with its parameter left symbolic (W_d(q) = ..., tournament on K_n, ...)."""
+    if spec.kind == "family":
+        from .families import FAMILIES
+
+        return FAMILIES[spec.text].title
+    if spec.kind == "toml":
+        from .toml_spec import read_toml_spec
+
+        document = read_toml_spec(spec.text)
+        name = document.parameter.name if document.parameter else "d"
+        return document.title.replace("{" + name + "}", name)
+    return spec.title
 
 
 # -- verify -------------------------------------------------------------------------------
@@ -323,6 +378,14 @@ def build_parser() -> argparse.ArgumentParser:
     certify_.add_argument("--timings", action="store_true", help="record solver seconds (output no longer byte-identical)")
     certify_.set_defaults(handler=cmd_certify)
 
+    explore_ = sub.add_parser("explore", help="table of bounds and minima over a family's parameter")
+    explore_.add_argument("spec", help="a family name (W, tanh-sum) or a proofs/*.toml spec")
+    explore_.add_argument("--range", required=True, help="parameter range, e.g. 1..6")
+    explore_.add_argument("--timeout", type=float, default=30.0, help="search seconds per value where bounds differ")
+    explore_.add_argument("--out", default="out", help="output folder (default out/)")
+    explore_.add_argument("--json", action="store_true", help="machine-readable output")
+    explore_.set_defaults(handler=cmd_explore)
+
     verify = sub.add_parser("verify", help="re-check every claim of a certificate (exact, no solver)")
     verify.add_argument("certificate", help="a certificate .json written by certify")
     verify.add_argument("--resolve", action="store_true", help="also re-solve UNSAT claims with z3 (and cvc5)")
@@ -361,6 +424,12 @@ def main(argv: list[str] | None = None) -> int:
         _progress_done()
         sys.stderr.write(f"headfusion: error: {_one_line(str(exc))}\n")
         return EXIT_BAD_INPUT
+    except BrokenPipeError:  # output piped into e.g. head: stop quietly
+        try:
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the flush at exit
+        except OSError:
+            pass
+        return EXIT_OK
     except KeyboardInterrupt:
         _progress_done()
         sys.stderr.write("headfusion: interrupted\n")

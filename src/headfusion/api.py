@@ -110,7 +110,7 @@ def analyze(spec: str, d: int | None = None, atoms_list: bool = True) -> Analysi
 
 def search(spec: str, atoms: int | None = None, d: int | None = None, timeout: float = 60.0, minimize: bool = False) -> Search:
     """Ask the solver for a head with at most `atoms` atoms, or (minimize=True) for the least one."""
-    from . import search as engine
+    from . import solver as engine
     from .spec import load_spec
 
     model = load_spec(spec, d).model

@@ -36,7 +36,7 @@ def run_searches(
     timings: bool = False,
 ) -> tuple[list[dict], dict[str, str], str | None]:
     """Searches for the certificate: (result JSONs, query files, note)."""
-    from .search import search
+    from .solver import search
     from .smtlib import Options
 
     form = exponential_form(spec.model)
@@ -60,7 +60,6 @@ def run_searches(
             progress(f"search m = {m}: box {points} points")
         result = search(form, m, timeout=timeout, options=options)
         data = result.to_json()
-        data["options"] = {"encoding": options.encoding, "symmetry": options.symmetry, "neighbours": options.neighbours}
         if not timings:
             data.pop("seconds", None)  # keeps certificates byte-identical across runs
         if result.query_text is not None:

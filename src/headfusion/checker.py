@@ -4,7 +4,7 @@ It re-checks every claim of a certificate with exact arithmetic.
 
 It rebuilds the model from the spec stored in the certificate and never trusts the
 stored mathematics: identities are re-multiplied, witnesses re-evaluated, factors
-re-divided, face limits recomputed.  It imports no solver and not the search module;
+re-divided, face limits recomputed.  It imports no solver and not the solver module (solver.py);
 UNSAT claims are checked by regenerating the SMT-LIB query (pure text) and comparing
 its hash, and `--resolve` re-solves them with z3 (and cvc5 when installed).
 
@@ -27,7 +27,7 @@ from .lattice import LatticeBasis
 from .laurent import LPoly, exact_divide, generators
 from .model import Head, MultiHead
 
-KNOWN_LEMMAS = {"L1", "L2", "L3", "L4", "L5", "L6", "LP", "LZ"}
+KNOWN_LEMMAS = {"L1", "L2", "L3", "L4", "L5", "L6", "LP", "LS", "LZ"}
 
 
 class SchemaError(ValueError):
@@ -490,7 +490,7 @@ def check_search(ctx: Context, ev: dict, status: str) -> None:
     from .smtlib import Options, problem_from_form, query_sha256, query_text
 
     require(ev.get("status") == status, "search status differs from the claim's check")
-    options = Options(**ev.get("options", {}))
+    options = Options(**(ev.get("options") or {}))
     text = query_text(problem_from_form(exponential_form(ctx.model), int(ev["atoms"])), options)
     require(query_sha256(text) == ev.get("query_sha256"), "query hash does not match the regenerated query")
     if status == "sat":
@@ -640,31 +640,25 @@ def verify_certificate(cert: dict) -> Report:
     return Report(results)
 
 
-def resolve_unsat(cert: dict) -> list[tuple[str, str, str]]:
-    """Re-solve each UNSAT claim's regenerated query with z3 (and cvc5 when installed): (claim, solver, verdict)."""
-    import z3  # only here: the checker itself never needs a solver
+def resolve_unsat(cert: dict, timeout: float = 120.0) -> list[tuple[str, str, str]]:
+    """Re-solve each UNSAT claim's regenerated query with z3 and cvc5: (claim, solver, verdict).
 
+    Only here does the checker touch a solver (lazily, behind `verify --resolve`).
+    """
     from .algebra import exponential_form
     from .smtlib import Options, problem_from_form, query_text
+    from .solver import cvc5_available, solve_isolated
 
     model = rebuild_model(cert)
     out = []
     for c in cert["claims"]:
-        if c["check"] != "search-unsat":
-            continue
-        ev = c["evidence"]
-        text = query_text(problem_from_form(exponential_form(model), int(ev["atoms"])), Options(**ev.get("options", {})))
-        solver = z3.Solver()
-        solver.from_string(text)
-        out.append((c["id"], f"z3 {z3.get_version_string()}", str(solver.check())))
-        try:
-            import cvc5.pythonic as cvc  # type: ignore[import-not-found]
-
-            s2 = cvc.Solver()
-            s2.from_string(text)
-            out.append((c["id"], "cvc5", str(s2.check())))
-        except ImportError:
-            out.append((c["id"], "cvc5", "absent (pip install cvc5)"))
-        except Exception as exc:  # a second solver's failure is reported, not fatal
-            out.append((c["id"], "cvc5", f"error: {exc}"))
+        if c["check"] == "search-unsat":
+            ev = c["evidence"]
+            text = query_text(problem_from_form(exponential_form(model), int(ev["atoms"])), Options(**(ev.get("options") or {})))
+            for solver in ("z3", "cvc5"):
+                if solver == "cvc5" and not cvc5_available():
+                    out.append((c["id"], solver, "absent (pip install cvc5)"))
+                    continue
+                status, _, reason = solve_isolated(text, timeout, solver=solver)
+                out.append((c["id"], solver, status + (f" ({reason})" if reason and status == "unknown" else "")))
     return out

@@ -253,7 +253,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     """`search SPEC --atoms M` (one question) or `search SPEC --minimize` (least m)."""
     import time
 
-    from .search import cross_check_cvc5, minimize, search, write_query_atomic
+    from .solver import cross_check_cvc5, minimize, search, write_query_atomic
     from .smtlib import Options
     from .spec import load_spec
 
@@ -268,7 +268,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     if args.minimize and (args.smt2 or args.cross_check):
         raise UsageError("search: --smt2 and --cross-check apply to a single --atoms M")
     spec = load_spec(args.spec, args.d)
-    options = Options(args.encoding, symmetry=not args.no_symmetry, faces=not args.no_faces)
+    options = Options(args.encoding, symmetry=args.symmetry, faces=not args.no_faces)
     if args.minimize:
         began = time.monotonic()
         result = minimize(
@@ -400,7 +400,7 @@ def build_parser() -> argparse.ArgumentParser:
     search_.add_argument("--smt2", default=None, metavar="FILE", help="write the exact SMT-LIB 2 query to FILE")
     search_.add_argument("--cross-check", action="store_true", help="re-solve the query with cvc5 (when installed)")
     search_.add_argument("--encoding", choices=("cofactor", "plain"), default="cofactor", help="query encoding (default cofactor)")
-    search_.add_argument("--no-symmetry", action="store_true", help="omit the symmetry-breaking constraints")
+    search_.add_argument("--symmetry", action="store_true", help="add lex-leader symmetry breaking (coordinate permutations)")
     search_.add_argument("--no-faces", action="store_true", help="omit the face-slice cardinality constraints")
     search_.add_argument("--jobs", type=int, default=1, metavar="N", help="solve 8 cubes in N processes")
     search_.set_defaults(handler=cmd_search)

@@ -75,7 +75,7 @@ def explore(
 
 
 def _search_minimum(form, timeout: float) -> tuple[int | None, str, str | None]:
-    from .search import minimize
+    from .solver import minimize
 
     start = time.monotonic()
     result = minimize(form, timeout=timeout)

@@ -76,7 +76,7 @@ def _lp_witness(vertex: Point, others: Sequence[Point]) -> tuple[int, ...] | Non
     model = solver.model()
     values = []
     for c in cs:
-        v = model.eval(c, model_completion=True)
+        v = model.evaluate(c, model_completion=True)
         values.append(Fraction(v.numerator_as_long(), v.denominator_as_long()))
     scale = lcm(1, *(v.denominator for v in values))
     return tuple(int(v * scale) for v in values)

@@ -38,6 +38,7 @@ LEMMAS: dict[str, tuple[str, str]] = {
     "L5": ("Newton polytopes", r"$\operatorname{Newt}(gQ')=\operatorname{Newt}(g)+\operatorname{Newt}(Q')$ has at least as many vertices as $\operatorname{Newt}(Q')$; hence $m^*(F)\ge\#\operatorname{vert}\operatorname{Newt}(Q')$."),
     "L6": ("Face limits", r"If $F$ is not invariant along $c$, then $m^*(F)\ge m^*(F_c)+m^*(F_{-c})$ with $F_c(q)=\lim_{t\to\infty}F(q+tc)$."),
     "LP": ("Product", r"For blocks on disjoint variables, $F=c+\sum_B P'_B/Q'_B$ has lowest-terms denominator $\prod_B Q'_B$, the product head has $\prod_B|\operatorname{supp}Q'_B|$ atoms, and $\operatorname{Newt}(\prod_B Q'_B)=\prod_B\operatorname{Newt}(Q'_B)$ has $\prod_B\#\operatorname{vert}$ vertices."),
+    "LS": ("Slices", r"For $R\ne0$ let $T(R)$ be the least number of terms of a polynomial with positive coefficients divisible by $R$. If $R$ has positive width in coordinate $c$, then $T(R)\ge T(R_{\mathrm{bot},c})+T(R_{\mathrm{top},c})$ for its lowest and highest $x_c$-slices; the search query asks $D=gQ'$ for at least $T(Q'_{\mathrm{bot},c})$ atoms with $k_c=0$ and $T(Q'_{\mathrm{top},c})$ with $k_c\ge1$."),
     "LZ": ("Zonotopes", r"A Minkowski sum of segments along $g_1,\dots,g_k$ has as many vertices as the central arrangement $\{c:\langle c,g_i\rangle=0\}$ has regions, $r=\sum_{B\subseteq A}(-1)^{|B|-\operatorname{rank}B}$."),
 }
 
@@ -263,6 +264,9 @@ def build_certificate(
     lemma_ids = ["L1", "L2", "L3", "L4", "L5", "L6", "LP"]
     if any(b.method == "zonotope" for b in newton.blocks):
         lemma_ids.append("LZ")
+    uses_slices = any(r.get("options", {}).get("faces") for r in search_results or [])
+    if uses_slices:
+        lemma_ids.append("LS")
     claims += _lemma_claims(lemma_ids)
     title = latex_escape(spec.title)
     claims.append(
@@ -338,7 +342,8 @@ def build_certificate(
         else:
             statement = rf"The solver did not decide $m={m}$ within its time limit (\emph{{unknown}})."
         claims.append(
-            Claim(cid, "search", f"Search with {m} atoms", statement, ("def:F", "lemma:L2", "lemma:L3", "lemma:L4"),
+            Claim(cid, "search", f"Search with {m} atoms", statement,
+                  ("def:F", "lemma:L2", "lemma:L3", "lemma:L4") + (("lemma:LS",) if result.get("options", {}).get("faces") else ()),
                   "search-" + result["status"], result)
         )
         search_ids.append(cid)

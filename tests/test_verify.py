@@ -154,3 +154,35 @@ def test_checker_module_imports_no_solver():
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.fixture(scope="module")
+def w3_searched() -> dict:
+    from headfusion.certification import certify
+
+    result = certify(load_spec("W", 3), ["headfusion", "certify", "W", "--d", "3"], search=True, search_timeout=60)
+    return json.loads(json.dumps(result.certificate))
+
+
+SEARCH_TAMPERINGS: dict[str, Callable[[dict], None]] = {
+    "query hash": lambda c: ev(c, "search:m7").update(query_sha256="0" * 64),
+    "search budget": lambda c: ev(c, "search:m7").update(atoms=6),
+    "search options": lambda c: ev(c, "search:m7")["options"].update(faces=False),
+    "verdict flipped to sat": lambda c: claim(c, "search:m7").update(check="search-sat"),
+    "solver lower bound": lambda c: ev(c, "theorem").update(solver_lower=9),
+}
+
+
+def test_searched_certificate_verifies(w3_searched):
+    assert any(c["kind"] == "search" for c in w3_searched["claims"])
+    report = verify_certificate(copy.deepcopy(w3_searched))
+    assert report.ok, [r for r in report.results if not r[2]]
+
+
+@pytest.mark.parametrize("name", sorted(SEARCH_TAMPERINGS))
+def test_search_tampering_is_rejected(w3_searched, name):
+    tampered = copy.deepcopy(w3_searched)
+    SEARCH_TAMPERINGS[name](tampered)
+    report = verify_certificate(tampered)
+    assert not report.ok
+    assert any(cid.startswith(("search", "theorem", "dag")) for cid, _, ok, _ in report.results if not ok)

@@ -37,3 +37,15 @@ def test_certify_bad_input_writes_nothing(tmp_path, monkeypatch, capsys, argv):
     assert len(err.strip().splitlines()) == 1
     assert list(tmp_path.iterdir()) == []
 
+
+
+def test_certify_without_latex_engine(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PATH", str(tmp_path / "no-such-bin"))
+    code, out, err = run_cli(capsys, "certify", "W", "--d", "2", "--no-search")
+    assert code == 0, err
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["W_d2.json", "W_d2.tex"]
+    assert "no PDF" in out and "apt-get install" in out
+    code, out, err = run_cli(capsys, "certify", "W", "--d", "3", "--pdf", "--out", "pdf-out")
+    assert code == 2 and "no LaTeX engine" in err
+    assert not (tmp_path / "pdf-out").exists()

@@ -269,34 +269,45 @@ def check_construction(ctx: Context, ev: dict) -> None:
     ctx.derived["upper"] = atoms
 
 
+def _base(ctx: Context) -> dict[int, Fraction]:
+    """Σ_h (coordinate-wise minimum key of head h): the translation of the product head."""
+    base: dict[int, Fraction] = {}
+    for head in ctx.model.heads:
+        for j, v in head_base(head).items():
+            base[j] = base.get(j, Fraction(0)) + v
+    return base
+
+
+def _block_keys(block: dict, shape: dict, exponents: list[tuple[int, ...]]) -> list[dict[int, Fraction]]:
+    """q-coordinates (on the block's variables, before the base) of block lattice exponents."""
+    variables = [int(v) - 1 for v in block["variables"]]
+    den = int(shape["basis"]["denominator"])
+    shift = [int(s) for s in shape["shift"]]
+    keys = []
+    for k in exponents:
+        key = {j: Fraction(0) for j in variables}
+        for c, row in zip((a + s for a, s in zip(k, shift)), shape["basis"]["rows"]):
+            for j, v in row:
+                key[variables[j]] += Fraction(c * v, den)
+        keys.append(key)
+    return keys
+
+
 def _product_atoms(ctx: Context):
     """The product head's atoms (key in q coordinates, weight, value) in lexicographic block order."""
     from itertools import product as cartesian
 
     exp = _exp(ctx)
     scale = int(exp["t_scale"])
-    base: dict[int, Fraction] = {}
-    for head in ctx.model.heads:
-        for j, v in head_base(head).items():
-            base[j] = base.get(j, Fraction(0)) + v
     per_block = []
     for block in exp["blocks"]:
         shape = exp["shapes"][block["shape"]]
         N, D = _block_heads(ctx, shape)
-        basis_rows = shape["basis"]["rows"]
-        den = int(shape["basis"]["denominator"])
-        variables = [int(v) - 1 for v in block["variables"]]
-        shift = [int(s) for s in shape["shift"]]
         nums, dens = x_groups(N), x_groups(D)
-        entries = []
-        for k in sorted(dens):
-            key: dict[int, Fraction] = {}
-            for c, row in zip((a + s for a, s in zip(k, shift)), basis_rows):
-                for j, v in row:
-                    key[variables[j]] = key.get(variables[j], Fraction(0)) + Fraction(c * v, den)
-            entries.append((key, dens[k], nums.get(k, {})))
-        per_block.append(entries)
+        exponents = sorted(dens)
+        per_block.append([(key, dens[k], nums.get(k, {})) for k, key in zip(exponents, _block_keys(block, shape, exponents))])
     constant = Fraction(ctx.model.constant)
+    base = _base(ctx)
     for choice in cartesian(*per_block):
         key = dict(base)
         weight = {0: Fraction(1)}
@@ -383,36 +394,22 @@ def _check_listed_witnesses(ctx: Context, listed: list) -> None:
     """q-coordinate witnesses: restricted to each block, c singles out the vertex among the block's keys."""
     if not listed:
         return
-    keys_by_block = []
     exp = _exp(ctx)
-    atoms_keys = {}
+    base = _base(ctx)
+    keys_by_block = []
     for block in exp["blocks"]:
         shape = exp["shapes"][block["shape"]]
-        variables = [int(v) - 1 for v in block["variables"]]
-        den = int(shape["basis"]["denominator"])
-        shift = [int(s) for s in shape["shift"]]
-        keys = []
-        for k in sorted(x_groups(poly(shape["Q_reduced"]))):
-            key = {j: Fraction(0) for j in variables}
-            for c, row in zip((a + s for a, s in zip(k, shift)), shape["basis"]["rows"]):
-                for j, v in row:
-                    key[variables[j]] += Fraction(c * v, den)
-            keys.append(key)
-        keys_by_block.append((variables, keys))
-        atoms_keys[tuple(variables)] = keys
-    base: dict[int, Fraction] = {}
-    for head in ctx.model.heads:
-        for j, v in head_base(head).items():
-            base[j] = base.get(j, Fraction(0)) + v
+        keys = _block_keys(block, shape, sorted(x_groups(poly(shape["Q_reduced"]))))
+        keys_by_block.append([{j: v + base.get(j, Fraction(0)) for j, v in key.items()} for key in keys])
     for item in listed:
         vertex = [rational_from_json(x) for x in item["vertex"]]
         witness = [rational_from_json(x) for x in item["witness"]]
-        for variables, keys in keys_by_block:
-            value = lambda key: sum((witness[j] * (key[j] + base.get(j, Fraction(0))) for j in variables), Fraction(0))  # noqa: E731
-            mine = [k for k in keys if all(k[j] + base.get(j, Fraction(0)) == vertex[j] for j in variables)]
+        for keys in keys_by_block:
+            mine = [k for k in keys if all(v == vertex[j] for j, v in k.items())]
             require(len(mine) == 1, f"listed vertex {item['vertex']} is not a point of supp Q'")
-            top = value(mine[0])
-            require(all(value(k) < top for k in keys if k is not mine[0]), f"listed witness {item['witness']} fails")
+            top = sum((witness[j] * v for j, v in mine[0].items()), Fraction(0))
+            require(all(sum((witness[j] * v for j, v in k.items()), Fraction(0)) < top for k in keys if k is not mine[0]),
+                    f"listed witness {item['witness']} fails")
 
 
 def check_face_limits(ctx: Context, ev: dict) -> None:

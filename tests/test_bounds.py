@@ -108,6 +108,7 @@ def test_tournament_vertex_counts(name):
     bound = newton_bound(form)
     assert bound.count == acyclic_orientations(graph)  # graphical zonotope: acyclic orientations
     assert form.reduced_support_size == edge_subset_points(graph)
+    assert form.reduced_is_head and form.upper_bound == edge_subset_points(graph)  # the upper bound, independently
     # the zonotope count from the arrangement agrees with the explicit vertices
     generators = [tuple(1 if k == i else -1 if k == j else 0 for k in range(graph.number_of_nodes())) for i, j in graph.edges()]
     assert zonotope_vertex_count(zonotope_directions(generators)) == acyclic_orientations(graph)

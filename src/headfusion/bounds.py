@@ -34,11 +34,20 @@ from .facelimits import (
 )
 from .laurent import LPoly
 from .model import MultiHead
-from .polytope import MAX_EXPLICIT_SUPPORT, VertexSet, explicit_vertices, zonotope_directions, zonotope_vertex_count
+from .polytope import (
+    MAX_EXPLICIT_SUPPORT,
+    VertexSet,
+    explicit_vertices,
+    is_witness,
+    rank,
+    zonotope_directions,
+    zonotope_vertex_count,
+)
 
 MAX_LISTED_WITNESSES = 4096
 FACE_LIMIT_MAX_DIMENSION = 24
 FACE_LIMIT_MAX_NODES = 4000
+MAX_PARALLELEPIPED = 16  # 2^16 sign vectors at most
 
 
 @dataclass(frozen=True)
@@ -97,17 +106,43 @@ def block_newton(block: Block) -> BlockNewton:
     if cached is not None:
         return cached
     support_size = len(x_support(block.Q_reduced))
-    if support_size <= MAX_EXPLICIT_SUPPORT:
+    generators = binomial_generators(block)
+    if support_size <= MAX_EXPLICIT_SUPPORT and generators and rank(generators) == len(generators) <= MAX_PARALLELEPIPED:
+        vertices = parallelepiped_vertices(block_support(block), generators)
+        result = BlockNewton("explicit", vertices.count, vertices, None)
+    elif support_size <= MAX_EXPLICIT_SUPPORT:
         vertices = explicit_vertices(block_support(block))
         result = BlockNewton("explicit", vertices.count, vertices, None)
     else:
-        generators = binomial_generators(block)
         if generators is None:
             raise ValueError(f"Newton polytope with {support_size} support points and non-binomial factors")
         directions = zonotope_directions(generators)
         result = BlockNewton("zonotope", zonotope_vertex_count(directions), None, directions)
     _block_cache[block.Q_reduced] = result
     return result
+
+
+def parallelepiped_vertices(support: list[tuple[int, ...]], generators: list[tuple[int, ...]]) -> VertexSet:
+    """Vertices of a zonotope with linearly independent generators g_1..g_k: one per sign vector s.
+
+    The functional c with ⟨c, g_i⟩ = s_i (least-norm rational solution, scaled to integers)
+    is maximised at a single point of the support, a vertex; every witness is checked.
+    """
+    from itertools import product as signs
+
+    r = len(generators[0])
+    gram = [[Fraction(sum(a * b for a, b in zip(g, h))) for h in generators] for g in generators]
+    found: dict[tuple[int, ...], tuple[int, ...]] = {}
+    for sign in signs((1, -1), repeat=len(generators)):
+        y = _solve(gram, [Fraction(x) for x in sign])
+        c = [sum((y[i] * generators[i][j] for i in range(len(generators))), Fraction(0)) for j in range(r)]
+        scale = lcm(1, *(v.denominator for v in c))
+        witness = tuple(int(v * scale) for v in c)
+        vertex = max(support, key=lambda p: sum(a * b for a, b in zip(witness, p)))
+        if not is_witness(vertex, witness, support):  # never trust the construction
+            raise AssertionError(f"parallelepiped witness failed for {vertex}")
+        found[vertex] = witness
+    return VertexSet(r, len(support), tuple(sorted(found.items())))
 
 
 def newton_bound(form: ExpForm) -> NewtonBound:

@@ -29,6 +29,7 @@ from typing import Any, Iterable, Sequence
 
 import jinja2
 
+from .exact import rational_from_json
 from .texutil import latex_escape
 
 # display caps: tables are cut after this many rows, polynomials shown in full up to this many terms
@@ -166,16 +167,7 @@ def log2_int(value: int) -> float:
 
 
 def _fraction(value: object) -> Fraction:
-    if isinstance(value, bool):
-        raise ValueError("boolean is not a number")
-    if isinstance(value, int):
-        return Fraction(value)
-    if isinstance(value, str):
-        num, sep, den = value.strip().partition("/")
-        return Fraction(int(num), int(den)) if sep else Fraction(int(num))
-    if isinstance(value, Fraction):
-        return value
-    raise ValueError(f"not an exact rational: {value!r}")
+    return value if isinstance(value, Fraction) else rational_from_json(value)
 
 
 def tex_rational(value: object) -> str:

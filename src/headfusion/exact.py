@@ -69,10 +69,6 @@ class Weight:
     def __mul__(self, other: Weight) -> Weight:
         return Weight(self.coef * other.coef, self.exponent + other.exponent)
 
-    def power(self, n: int) -> Weight:
-        """The weight raised to an integer power."""
-        return Weight(self.coef**n, self.exponent * n)
-
     @property
     def is_rational(self) -> bool:
         """True when the weight is a rational number."""

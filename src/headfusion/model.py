@@ -59,23 +59,6 @@ class Head:
         if not self.atoms:
             raise ValueError("a head needs at least one atom")
 
-    def merged(self) -> "Head":
-        """L1: atoms with equal keys merged (weights add, value = weighted mean).
-
-        Only possible exactly when the merged weights stay of the form r·e^b, i.e.
-        when the merged atoms share the transcendental part e^b; otherwise the atoms
-        are kept apart here and merged later as polynomial coefficients.
-        """
-        groups: dict[tuple[Key, Fraction], list[Atom]] = {}
-        for atom in self.atoms:
-            groups.setdefault((atom.key, atom.weight.exponent), []).append(atom)
-        merged: list[Atom] = []
-        for (key, exponent), atoms in groups.items():
-            total = sum((a.weight.coef for a in atoms), Fraction(0))
-            value = sum((a.weight.coef * a.value for a in atoms), Fraction(0)) / total
-            merged.append(Atom(key, Weight(total, exponent), value))
-        return Head(tuple(merged), self.label)
-
     @property
     def size(self) -> int:
         """Number of distinct keys (L1: the size of the merged head)."""
@@ -135,20 +118,3 @@ class MultiHead:
             ],
         }
 
-
-def multihead_from_json(data: dict) -> MultiHead:
-    """Inverse of `MultiHead.to_json` (raises ValueError/KeyError/TypeError on bad data)."""
-    from .exact import rational_from_json
-    from .parse import parse_number_text
-
-    dimension = int(data["dimension"])
-    heads: list[Head] = []
-    scales: list[Fraction] = []
-    for h in data["heads"]:
-        atoms = []
-        for a in h["atoms"]:
-            key = sparse_key({int(j) - 1: rational_from_json(c) for j, c in a["key"]})
-            atoms.append(Atom(key, parse_number_text(a["weight"]), rational_from_json(a["value"])))
-        heads.append(Head(tuple(atoms), str(h.get("label", ""))))
-        scales.append(rational_from_json(h["scale"]))
-    return MultiHead(dimension, tuple(heads), tuple(scales), rational_from_json(data["constant"]))

@@ -331,32 +331,3 @@ def parse_expression(text: str, dimension: int | None = None) -> MultiHead:
     scales = tuple(s for s, _ in combination.terms)
     return MultiHead(dimension, heads, scales, combination.constant, description=source)
 
-
-def parse_number_text(value: object) -> Weight:
-    """Read an exact positive weight from JSON: int, "p/q", or "c*exp(b)" (whitelisted AST)."""
-    if isinstance(value, bool):
-        raise ValueError("boolean is not a weight")
-    if isinstance(value, int):
-        return Weight(Fraction(value))
-    if not isinstance(value, str):
-        raise ValueError(f"not an exact weight: {value!r}")
-    try:
-        tree = ast.parse(value, mode="eval").body
-    except SyntaxError:
-        raise ValueError(f"not an exact weight: {value!r}") from None
-    return _weight_node(tree, value)
-
-
-def _weight_node(node: ast.AST, source: str) -> Weight:
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
-        return _weight_node(node.left, source) * _weight_node(node.right, source)
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "exp" and len(node.args) == 1:
-        return Weight(Fraction(1), _rational_node(node.args[0], source))
-    return Weight(_rational_node(node, source))
-
-
-def _rational_node(node: ast.AST, source: str) -> Fraction:
-    value = _Evaluator(source).value(node)
-    if not isinstance(value, Fraction):
-        raise ValueError(f"not an exact number: {source!r}")
-    return value

@@ -49,3 +49,29 @@ def test_certify_without_latex_engine(tmp_path, monkeypatch, capsys):
     code, out, err = run_cli(capsys, "certify", "W", "--d", "3", "--pdf", "--out", "pdf-out")
     assert code == 2 and "no LaTeX engine" in err
     assert not (tmp_path / "pdf-out").exists()
+
+
+FOUNDATION_AND_SEARCH_FUNCTIONS = [
+    "sigmoid(q1) + sigmoid(q1)",
+    "sigmoid(q1) + tanh(q1)",
+    "attn([q1, 2*q2, 0], [1, -1, 0]) + sigmoid(q2)",
+    "sigmoid(q1/2 + log(3)) + 1/2 + tanh(q2 + 1)",
+    "sigmoid(q1) + sigmoid(2*q1)",
+    "tanh(q1) + tanh(q2)",
+    "attn([0, q1, 2*q1], [0, 1, 3])",
+]
+
+
+@pytest.mark.parametrize("spec", FOUNDATION_AND_SEARCH_FUNCTIONS)
+def test_functions_of_the_issues_certify_compile_and_verify(tmp_path, monkeypatch, capsys, spec):
+    from headfusion.render import latex_engine
+
+    if latex_engine() is None:
+        pytest.skip("no LaTeX engine (.ci/run installs one)")
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run_cli(capsys, "certify", spec, "--pdf", "--search-timeout", "30")
+    assert code == 0, err
+    pdf = next((tmp_path / "out").glob("*.pdf"))
+    assert pdf.stat().st_size > 10_000
+    code, out, _ = run_cli(capsys, "verify", str(pdf.with_suffix(".json")))
+    assert code == 0, out

@@ -35,6 +35,7 @@ from .facelimits import (
 from .laurent import LPoly
 from .model import MultiHead
 from .polytope import (
+    MAX_ARRANGEMENT_GENERATORS,
     MAX_EXPLICIT_SUPPORT,
     VertexSet,
     explicit_vertices,
@@ -111,7 +112,12 @@ def block_newton(block: Block) -> BlockNewton:
         vertices = parallelepiped_vertices(block_support(block), generators)
         result = BlockNewton("explicit", vertices.count, vertices, None)
     elif support_size <= MAX_EXPLICIT_SUPPORT:
-        vertices = explicit_vertices(block_support(block))
+        expected = None
+        if generators:  # a zonotope: its vertex count is known exactly (LZ), so the LP can stop early
+            directions = zonotope_directions(generators)
+            if len(directions) <= MAX_ARRANGEMENT_GENERATORS:
+                expected = zonotope_vertex_count(directions)
+        vertices = explicit_vertices(block_support(block), expected=expected)
         result = BlockNewton("explicit", vertices.count, vertices, None)
     else:
         if generators is None:

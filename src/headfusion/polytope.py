@@ -87,8 +87,13 @@ def _primitive(c: Sequence[int]) -> tuple[int, ...]:
     return tuple(x // g for x in c) if g > 1 else tuple(c)
 
 
-def explicit_vertices(support: Sequence[Point], seed: int = 0) -> VertexSet:
-    """All vertices of conv(support) with checked integer witnesses."""
+def explicit_vertices(support: Sequence[Point], seed: int = 0, expected: int | None = None) -> VertexSet:
+    """All vertices of conv(support) with checked integer witnesses.
+
+    `expected`, when given, is the exact number of vertices known from theory (the
+    region count of a zonotope): once that many distinct vertices carry checked
+    witnesses, the remaining points cannot be vertices and need no LP.
+    """
     points = sorted(set(support))
     if not points:
         return VertexSet(0, 0, ())
@@ -117,6 +122,8 @@ def explicit_vertices(support: Sequence[Point], seed: int = 0) -> VertexSet:
     bound = 3
     directions += [tuple(rng.randint(-bound, bound) for _ in range(r)) for _ in range(2 * len(points) + 16)]
     for c in directions:
+        if expected is not None and len(found) >= expected:
+            break
         if not any(c):
             continue
         v = _unique_argmax(points, c)
@@ -126,6 +133,8 @@ def explicit_vertices(support: Sequence[Point], seed: int = 0) -> VertexSet:
     for p in points:
         if p in found:
             continue
+        if expected is not None and len(found) >= expected:
+            break
         witness = _lp_witness(p, [u for u in points if u != p])
         if witness is not None:
             found[p] = _primitive(witness)

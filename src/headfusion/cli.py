@@ -53,7 +53,9 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     from .spec import load_spec
 
     spec = load_spec(args.spec, args.d)
+    _progress(f"analyzing {spec.title[:60]}: exponential form, bounds ...")
     result = analyze(spec, list_atoms=not args.no_atoms_list)
+    _progress_done()
     if args.json:
         _print_json(result)
         return EXIT_OK
@@ -95,7 +97,9 @@ def _big(value: int) -> str:
     text = str(value)
     if len(text) <= 24:
         return text
-    return f"{text[:6]}...{text[-6:]} ({len(text)} digits; 2^{value.bit_length() - 1} ≤ it)"
+    if value > 0 and value & (value - 1) == 0:
+        return f"2^{value.bit_length() - 1}"
+    return f"{text[:6]}...{text[-6:]} ({len(text)} digits)"
 
 
 # -- certify ------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import islice, product as cartesian
-from math import lcm, prod
+from math import gcd, lcm, prod
 from typing import Iterator
 
 from .algebra import Block, ExpForm, exponential_form, x_support
@@ -218,6 +218,52 @@ class FaceLimitBudget(Exception):
     """The face-limit recursion exceeded its node budget."""
 
 
+def _hull_normals_2d(points: list[tuple[int, ...]]) -> list[tuple[int, int]]:
+    """Outer normals of the edges of the convex hull of planar integer points (monotone chain)."""
+    pts = sorted(set(points))
+    if len(pts) < 3:
+        return []
+
+    def cross(o: tuple[int, ...], a: tuple[int, ...], b: tuple[int, ...]) -> int:
+        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+    hull: list[tuple[int, ...]] = []
+    for sequence in (pts, pts[::-1]):
+        start = len(hull)
+        for p in sequence:
+            while len(hull) >= start + 2 and cross(hull[-2], hull[-1], p) <= 0:
+                hull.pop()
+            hull.append(p)
+        hull.pop()
+    normals = []
+    for a, b in zip(hull, hull[1:] + hull[:1]):
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        g = gcd(dx, dy) or 1
+        normals.append((dy // g, -dx // g))  # counter-clockwise hull: (dy, −dx) points outwards
+    return normals
+
+
+def face_directions(model: MultiHead) -> list[tuple]:
+    """Directions for L6: the coordinate axes, then the facet normals of planar blocks' Newt(Q′_B).
+
+    Facet normals are mapped to q-space functionals with ⟨c′, b_i⟩ = c_i (`witness_in_q`).
+    Any direction is sound for L6; these are the ones where faces are large.
+    """
+    directions: list[tuple] = [axis(j) for j in used_variables(model)]
+    seen = {d for d in directions}
+    form = exponential_form(model)
+    for block in form.blocks:
+        if block.rank != 2:
+            continue
+        for normal in _hull_normals_2d(block_support(block)):
+            functional = witness_in_q(block, normal)
+            direction = tuple(sorted((j, Fraction(v)) for j, v in functional.items() if v))
+            if direction and direction not in seen:
+                seen.add(direction)
+                directions.append(direction)
+    return directions
+
+
 def face_limit_tree(model: MultiHead, max_nodes: int = FACE_LIMIT_MAX_NODES) -> list[FaceNode]:
     """The L6 recursion tree, root first: bound(F) = max_c bound(F_c) + bound(F_−c), constants 1.
 
@@ -242,8 +288,7 @@ def face_limit_tree(model: MultiHead, max_nodes: int = FACE_LIMIT_MAX_NODES) -> 
             return index[form]
         upper = exponential_form(model_c).upper_bound
         best: tuple[int, tuple, int, int] | None = None
-        for j in used_variables(model_c):
-            c = axis(j)
+        for c in face_directions(model_c):
             if is_invariant(model_c, c):
                 continue
             plus = visit(face_limit(model_c, c))

@@ -65,6 +65,9 @@ TAMPERINGS: dict[str, Callable[[dict], None]] = {
     "change function": lambda c: c["spec"].update(d=4),
     "change stored model": lambda c: c["model"]["heads"][0]["atoms"][0].update(value=2),
     "change summary": lambda c: c["summary"].update(minimum=7),
+    "summary vertex count": lambda c: c["summary"].update(newton_vertices=9),
+    "summary face-limit bound": lambda c: c["summary"].update(face_limit_bound=9),
+    "summary head count": lambda c: c["summary"].update(heads=4),
     "delete DAG edge": lambda c: claim(c, "lower:newton")["depends_on"].remove("coprime"),
     "delete claim": drop_claim("coprime"),
     "delete construction": drop_claim("upper"),
@@ -170,6 +173,9 @@ SEARCH_TAMPERINGS: dict[str, Callable[[dict], None]] = {
     "search options": lambda c: ev(c, "search:m7")["options"].update(faces=False),
     "verdict flipped to sat": lambda c: claim(c, "search:m7").update(check="search-sat"),
     "solver lower bound": lambda c: ev(c, "theorem").update(solver_lower=9),
+    "series certified row": lambda c: next(r for r in c["series"] if r["d"] == 3).update(lower_bound=7),
+    "series cost": lambda c: c["series"][0].update(head_atom_terms=5),
+    "series inverted bounds": lambda c: c["series"][0].update(lower_bound=9),
 }
 
 

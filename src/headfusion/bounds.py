@@ -26,7 +26,6 @@ from .facelimits import (
     axis,
     canonical_form,
     face_limit,
-    is_constant,
     is_invariant,
     model_from_canonical,
     negate,
@@ -243,15 +242,14 @@ def _hull_normals_2d(points: list[tuple[int, ...]]) -> list[tuple[int, int]]:
     return normals
 
 
-def face_directions(model: MultiHead) -> list[tuple]:
+def face_directions(model: MultiHead, form: ExpForm) -> list[tuple]:
     """Directions for L6: the coordinate axes, then the facet normals of planar blocks' Newt(Q′_B).
 
     Facet normals are mapped to q-space functionals with ⟨c′, b_i⟩ = c_i (`witness_in_q`).
     Any direction is sound for L6; these are the ones where faces are large.
     """
     directions: list[tuple] = [axis(j) for j in used_variables(model)]
-    seen = {d for d in directions}
-    form = exponential_form(model)
+    seen = set(directions)
     for block in form.blocks:
         if block.rank != 2:
             continue
@@ -282,14 +280,15 @@ def face_limit_tree(model: MultiHead, max_nodes: int = FACE_LIMIT_MAX_NODES) -> 
         if len(index) >= max_nodes:
             raise FaceLimitBudget(f"more than {max_nodes} face-limit nodes")
         model_c = model_from_canonical(form) if form else None
-        if model_c is None or is_constant(model_c):
+        exp_form = exponential_form(model_c) if model_c is not None else None
+        if exp_form is None or exp_form.reduced_support_size == 1:  # F is constant: Q′ is a monomial
             nodes.append(FaceNode(form, 1, None, None, None))
             index[form] = len(nodes) - 1
             return index[form]
-        upper = exponential_form(model_c).upper_bound
+        upper = exp_form.upper_bound
         best: tuple[int, tuple, int, int] | None = None
-        for c in face_directions(model_c):
-            if is_invariant(model_c, c):
+        for c in face_directions(model_c, exp_form):
+            if is_invariant(exp_form, c):
                 continue
             plus = visit(face_limit(model_c, c))
             minus = visit(face_limit(model_c, negate(c)))

@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from .algebra import exponential_form
-from .bounds import lower_bound_summary
+from .algebra import ExpForm, exponential_form
+from .bounds import face_limit_bound, lower_bound_summary, newton_bound
 from .proof import build_certificate
 from .spec import Spec, load_spec
 
@@ -31,18 +31,18 @@ class Certified:
 
 def run_searches(
     spec: Spec,
+    form: ExpForm,
+    lower: int,
     timeout: float,
     progress: Callable[[str], None] | None = None,
     timings: bool = False,
 ) -> tuple[list[dict], dict[str, str], str | None]:
-    """Searches for the certificate: (result JSONs, query files, note)."""
+    """Searches for the certificate, given F's form and proved lower bound: (result JSONs, query files, note)."""
     from .solver import search
     from .smtlib import Options
 
-    form = exponential_form(spec.model)
     if not form.is_rational:
         return [], {}, "search not applicable: transcendental weights e^b cannot be expressed in linear real arithmetic"
-    lower = lower_bound_summary(form)["lower_bound"]
     upper = form.upper_bound
     steps = [lower - 1] if lower == upper else list(range(lower, upper))
     steps = [m for m in steps if m >= 1]
@@ -92,8 +92,12 @@ def box_points(form, m: int) -> int:
     return total
 
 
-def family_series(spec: Spec) -> list[dict] | None:
-    """Head-atom terms and bounds over the family parameter d (for the plot), or None."""
+def family_series(spec: Spec, certified: dict) -> list[dict] | None:
+    """Head-atom terms and bounds over the family parameter d (for the plot), or None.
+
+    The row of the certified d is the certificate's own summary (checked by verify); the
+    other rows are recomputed by the same procedure and are not certified.
+    """
     if spec.kind not in ("family", "toml") or spec.d is None:
         return None
     first = 1
@@ -107,6 +111,10 @@ def family_series(spec: Spec) -> list[dict] | None:
     values = sorted(set(range(first, min(spec.d, first + SERIES_MAX_D - 1) + 1)) | {spec.d})
     series = []
     for d in values:
+        if d == spec.d:
+            series.append({"d": d, "head_atom_terms": certified["head_atom_terms"],
+                           "lower_bound": certified["lower_bound"], "upper_bound": certified["upper_bound"]})
+            continue
         model = load_spec(spec.text, d).model
         form = exponential_form(model)
         summary = lower_bound_summary(form, witness_cap=0)
@@ -125,13 +133,17 @@ def certify(
     timings: bool = False,
 ) -> Certified:
     """Build the certificate for a spec (running the default searches unless disabled)."""
+    form = exponential_form(spec.model)
+    newton = newton_bound(form)
+    face = face_limit_bound(spec.model)
     results: list[dict] = []
     queries: dict[str, str] = {}
     note = "search not run (--no-search)"
     if search:
-        results, queries, note = run_searches(spec, search_timeout, progress, timings)
-    certificate = build_certificate(spec, command, results, note)
-    series = family_series(spec)
+        lower = max(newton.count, face[0] or 0)
+        results, queries, note = run_searches(spec, form, lower, search_timeout, progress, timings)
+    certificate = build_certificate(spec, command, results, note, bounds=(form, newton, face))
+    series = family_series(spec, certificate["summary"])
     if series is not None:
         certificate["series"] = series
     return Certified(certificate, queries)

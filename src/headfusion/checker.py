@@ -556,6 +556,35 @@ def check_theorem(ctx: Context, ev: dict) -> None:
     summary = ctx.cert["summary"]
     require(summary.get("minimum") == ev["minimum"] and summary.get("upper_bound") == upper
             and summary.get("lower_bound") == lower and summary.get("status") == status, "summary differs from the theorem")
+    model = ctx.model
+    require(summary.get("dimension") == model.dimension and summary.get("heads") == len(model.heads)
+            and summary.get("head_atom_terms") == model.head_atom_terms, "summary differs from the model")
+    require(summary.get("newton_vertices") == ctx.derived.get("lower:newton")
+            and summary.get("face_limit_bound") == ctx.derived.get("lower:face"), "summary bounds differ from their claims")
+    _check_series(ctx, summary)
+
+
+def _check_series(ctx: Context, summary: dict) -> None:
+    """The plotted series: the certified d's row is the summary; every row's cost is its model's.
+
+    The bounds of the other rows are recomputed by the producer and marked as not
+    certified in the document; their multi-head cost is re-checked here.
+    """
+    series = ctx.cert.get("series")
+    if series is None:
+        return
+    from .spec import load_spec
+
+    spec = ctx.cert["spec"]
+    rows = [r for r in series if r["d"] == spec.get("d")]
+    require(len(rows) == 1, "the series has no single row for the certified parameter")
+    require(rows[0] == {"d": spec["d"], "head_atom_terms": summary["head_atom_terms"],
+                        "lower_bound": summary["lower_bound"], "upper_bound": summary["upper_bound"]},
+            "the series row of the certified parameter differs from the summary")
+    for row in series:
+        require(row["lower_bound"] <= row["upper_bound"], f"series row d = {row['d']}: lower above upper")
+        require(load_spec(spec["text"], int(row["d"])).model.head_atom_terms == row["head_atom_terms"],
+                f"series row d = {row['d']}: head-atom terms differ from the model")
 
 
 CHECKS: dict[str, Callable[[Context, dict], None]] = {

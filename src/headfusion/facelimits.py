@@ -16,7 +16,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from typing import TYPE_CHECKING
+
 from .model import Atom, Head, Key, MultiHead, sparse_key
+
+if TYPE_CHECKING:
+    from .algebra import ExpForm
 
 Direction = tuple[tuple[int, Fraction], ...]  # sparse vector in q coordinates (0-based indices)
 
@@ -114,15 +119,14 @@ class FaceNode:
     minus: int | None  # index of F_−c's node
 
 
-def is_invariant(model: MultiHead, direction: Direction) -> bool:
-    """F(q + t·c) = F(q) for all t, decided exactly on the lowest-terms form.
+def is_invariant(form: "ExpForm", direction: Direction) -> bool:
+    """F(q + t·c) = F(q) for all t, decided exactly on the lowest-terms form of F.
 
     With F = c + Σ_B P′_B/Q′_B (blocks on disjoint variables), F is invariant along c
     iff every block is, iff supp P′_B ∪ supp Q′_B lies in one level set of ⟨c, ·⟩.
     """
-    from .algebra import exponential_form, x_support
+    from .algebra import x_support
 
-    form = exponential_form(model)
     c = dict(direction)
     for block in form.blocks:
         # ⟨c, key(k)⟩ = const + Σ_i k_i ⟨c, b_i⟩ in block lattice coordinates
@@ -136,10 +140,3 @@ def is_invariant(model: MultiHead, direction: Direction) -> bool:
         if len(levels) > 1:
             return False
     return True
-
-
-def is_constant(model: MultiHead) -> bool:
-    """F is constant iff its lowest-terms denominator is a single monomial."""
-    from .algebra import exponential_form
-
-    return exponential_form(model).reduced_support_size == 1

@@ -248,16 +248,19 @@ def build_certificate(
     command: list[str],
     search_results: list[dict] | None = None,
     search_note: str | None = None,
+    bounds: tuple | None = None,
 ) -> dict:
     """The certificate data for a spec: model, claims DAG with evidence, summary, metadata.
 
-    `search_results` are `SearchResult.to_json()` dicts from `search.py` (run by the
-    caller); they enter as solver-evidence claims.
+    `search_results` are `SearchResult.to_json()` dicts from `solver.py` (run by the
+    caller); they enter as solver-evidence claims.  `bounds` = (form, newton bound,
+    face-limit result) when the caller has computed them already.
     """
     model = spec.model
-    form = exponential_form(model)
-    newton = newton_bound(form)
-    face, tree, face_note = face_limit_bound(model)
+    if bounds is None:
+        form = exponential_form(model)
+        bounds = (form, newton_bound(form), face_limit_bound(model))
+    form, newton, (face, tree, face_note) = bounds
     model_json = model.to_json()
     upper = form.upper_bound
     claims: list[Claim] = []

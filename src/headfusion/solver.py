@@ -568,7 +568,7 @@ def minimize(
     start = time.monotonic()
     form = _form_of(model_or_form)
     upper = form.upper_bound
-    lower = lower_bound_summary(form).get("lower_bound") or 1
+    lower = lower_bound_summary(form, witness_cap=0).get("lower_bound") or 1
     result = MinimizeResult(None, "unknown", lower, upper)
     m = lower
     while m < upper:

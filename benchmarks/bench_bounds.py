@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import time
 
-from headfusion.algebra import _build_local, exponential_form
-from headfusion.bounds import _block_cache, lower_bound_summary, newton_bound
-from headfusion.families import sigmoid_sum
+from headfusion.algebra.expform import _build_local, exponential_form
+from headfusion.bounds.lower import _block_cache, lower_bound_summary, newton_bound
+from headfusion.spec.families import sigmoid_sum
 
 
 def measure(d: int, explicit: bool) -> tuple[float, float, int, str]:

@@ -18,9 +18,9 @@ import statistics
 import sys
 import time
 
-from headfusion.solver import search
-from headfusion.smtlib import Options
-from headfusion.spec import load_spec
+from headfusion.solving.solver import search
+from headfusion.solving.smtlib import Options
+from headfusion.spec.load import load_spec
 
 # (label, options, jobs): the plain encoding of DESIGN §4 and each improvement on top.
 ENCODINGS: list[tuple[str, Options, int]] = [

@@ -9,7 +9,7 @@ from fractions import Fraction
 
 import pytest
 
-from headfusion.algebra import ExpForm, fused_atoms
+from headfusion.algebra.expform import ExpForm, fused_atoms
 from headfusion.cli import main
 
 

@@ -12,11 +12,11 @@ import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from headfusion.algebra import combined_polys, exponential_form, x_support
-from headfusion.bounds import face_limit_bound, lower_bound_summary, newton_bound
-from headfusion.families import sigmoid_sum
-from headfusion.parse import parse_expression
-from headfusion.polytope import explicit_vertices, is_witness, zonotope_directions, zonotope_vertex_count
+from headfusion.algebra.expform import combined_polys, exponential_form, x_support
+from headfusion.bounds.lower import face_limit_bound, lower_bound_summary, newton_bound
+from headfusion.spec.families import sigmoid_sum
+from headfusion.spec.expressions import parse_expression
+from headfusion.bounds.polytope import explicit_vertices, is_witness, zonotope_directions, zonotope_vertex_count
 
 from .conftest import run_json
 from .test_foundation import random_heads

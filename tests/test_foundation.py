@@ -10,11 +10,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from headfusion.algebra import exponential_form, identity_holds
-from headfusion.exact import Weight, sign_at_t
-from headfusion.families import sigmoid_sum
-from headfusion.lattice import lattice_basis
-from headfusion.parse import SpecError, parse_expression
+from headfusion.algebra.expform import exponential_form, identity_holds
+from headfusion.spec.numbers import Weight
+from headfusion.algebra.exact import sign_at_t
+from headfusion.spec.families import sigmoid_sum
+from headfusion.algebra.lattice import lattice_basis
+from headfusion.spec.expressions import SpecError, parse_expression
 
 from .conftest import fused_numeric, random_points, run_cli, run_json
 

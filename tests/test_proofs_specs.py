@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from headfusion.certification import certify
+from headfusion.proof.certify import certify
 from headfusion.checker import verify_certificate
-from headfusion.spec import load_spec
+from headfusion.spec.load import load_spec
 
 PROOFS = sorted((Path(__file__).resolve().parent.parent / "proofs").glob("*.toml"))
 

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from headfusion import render
-from headfusion.proof import build_certificate
-from headfusion.render import (
+from headfusion.render import latex as render
+from headfusion.proof.claims import build_certificate
+from headfusion.render.latex import (
     RenderError,
     dag_layout,
     latex_engine,
@@ -27,7 +27,7 @@ from headfusion.render import (
     tex_poly,
     write_certificate,
 )
-from headfusion.spec import load_spec
+from headfusion.spec.load import load_spec
 
 needs_latex = pytest.mark.skipif(
     latex_engine() is None, reason="no LaTeX engine (pdflatex/latexmk) on PATH: " + render.INSTALL_HINT
@@ -313,7 +313,7 @@ def test_search_certificate_compiles(tmp_path):
 
 
 def test_zonotope_shapes_render_structurally():
-    from headfusion.proof import LEMMAS
+    from headfusion.proof.claims import LEMMAS
 
     cert = cert_for("sigmoid(q1-q2)+sigmoid(q2-q3)+sigmoid(q1-q3)")
     cert["claims"].insert(7, {"id": "lemma:LZ", "kind": "lemma", "title": "Lemma LZ (Zonotopes)",

@@ -12,11 +12,11 @@ from math import lcm
 import pytest
 import sympy
 
-from headfusion.algebra import combined_polys, exponential_form
-from headfusion.model import MultiHead
-from headfusion.solver import minimize, search
-from headfusion.smtlib import Options, problem_from_form, query_sha256, query_text, slice_bound
-from headfusion.spec import load_spec
+from headfusion.algebra.expform import combined_polys, exponential_form
+from headfusion.spec.model import MultiHead
+from headfusion.solving.solver import minimize, search
+from headfusion.solving.smtlib import Options, problem_from_form, query_sha256, query_text, slice_bound
+from headfusion.spec.load import load_spec
 
 from .conftest import run_cli, run_json
 

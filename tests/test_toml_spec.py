@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from headfusion.algebra import exponential_form
-from headfusion.analysis import analyze
+from headfusion.algebra.expform import exponential_form
+from headfusion.proof.analysis import analyze
 from headfusion.cli import main
-from headfusion.families import sigmoid_sum, tanh_sum
-from headfusion.parse import SpecError, parse_expression
-from headfusion.spec import load_spec
-from headfusion.toml_spec import ParameterRange, toml_expression, toml_parameter_range
+from headfusion.spec.families import sigmoid_sum, tanh_sum
+from headfusion.spec.expressions import SpecError, parse_expression
+from headfusion.spec.load import load_spec
+from headfusion.spec.toml import ParameterRange, toml_expression, toml_parameter_range
 
 from .conftest import run_json
 

@@ -12,8 +12,8 @@ from typing import Callable
 import pytest
 from hypothesis import given, settings
 
-from headfusion.proof import build_certificate
-from headfusion.spec import load_spec
+from headfusion.proof.claims import build_certificate
+from headfusion.spec.load import load_spec
 from headfusion.checker import verify_certificate
 
 from .conftest import run_cli
@@ -161,7 +161,7 @@ def test_checker_module_imports_no_solver():
 
 @pytest.fixture(scope="module")
 def w3_searched() -> dict:
-    from headfusion.certification import certify
+    from headfusion.proof.certify import certify
 
     result = certify(load_spec("W", 3), ["headfusion", "certify", "W", "--d", "3"], search=True, search_timeout=60)
     return json.loads(json.dumps(result.certificate))

@@ -100,8 +100,8 @@ class Verification:
 
 def analyze(spec: str, d: int | None = None, atoms_list: bool = True) -> Analysis:
     """Exponential-family form, fused head and bounds of a spec (family name, expression or TOML path)."""
-    from .analysis import analyze as run
-    from .spec import load_spec
+    from headfusion.proof.analysis import analyze as run
+    from headfusion.spec.load import load_spec
 
     loaded = load_spec(spec, d)
     data = run(loaded, list_atoms=atoms_list)
@@ -110,8 +110,8 @@ def analyze(spec: str, d: int | None = None, atoms_list: bool = True) -> Analysi
 
 def search(spec: str, atoms: int | None = None, d: int | None = None, timeout: float = 60.0, minimize: bool = False) -> Search:
     """Ask the solver for a head with at most `atoms` atoms, or (minimize=True) for the least one."""
-    from . import solver as engine
-    from .spec import load_spec
+    from headfusion.solving import solver as engine
+    from headfusion.spec.load import load_spec
 
     model = load_spec(spec, d).model
     if minimize:
@@ -127,9 +127,9 @@ def search(spec: str, atoms: int | None = None, d: int | None = None, timeout: f
 def certify(spec: str, d: int | None = None, out: str | Path = "out", pdf: bool | None = False,
             search: bool = True, search_timeout: float = 60.0) -> Certificate:
     """Write <slug>.json and <slug>.tex (and the PDF when pdf is True, or None with an engine present)."""
-    from .certification import certify as run
-    from .render import write_certificate
-    from .spec import load_spec
+    from headfusion.proof.certify import certify as run
+    from headfusion.render.latex import write_certificate
+    from headfusion.spec.load import load_spec
 
     loaded = load_spec(spec, d)
     command = ["headfusion", "certify", spec] + (["--d", str(d)] if d is not None else [])

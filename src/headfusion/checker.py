@@ -22,10 +22,11 @@ from fractions import Fraction
 from math import gcd, prod
 from typing import Any, Callable
 
-from .exact import rational_from_json, sign_at_t, t_ratio_to_json
-from .lattice import LatticeBasis
-from .laurent import LPoly, exact_divide, generators
-from .model import Head, MultiHead
+from headfusion.spec.numbers import rational_from_json
+from headfusion.algebra.exact import sign_at_t, t_ratio_to_json
+from headfusion.algebra.lattice import LatticeBasis
+from headfusion.algebra.laurent import LPoly, exact_divide, generators
+from headfusion.spec.model import Head, MultiHead
 
 KNOWN_LEMMAS = {"L1", "L2", "L3", "L4", "L5", "L6", "LP", "LS", "LZ"}
 
@@ -79,7 +80,7 @@ def load_certificate(text: str) -> dict:
 
 def rebuild_model(cert: dict) -> MultiHead:
     """F from the stored spec (not from the stored model)."""
-    from .spec import load_spec
+    from headfusion.spec.load import load_spec
 
     spec = cert["spec"]
     model = load_spec(spec["text"], spec.get("d")).model
@@ -119,7 +120,7 @@ def product(polys: list[LPoly], nvars: int) -> LPoly:
 
 
 def check_model(ctx: Context, ev: dict) -> None:
-    from .proof import model_sha256
+    from headfusion.proof.claims import model_sha256
 
     stored = ctx.cert["model"]
     require(stored == ctx.model.to_json(), "the stored model differs from the model rebuilt from the spec")
@@ -361,7 +362,7 @@ def check_newton(ctx: Context, ev: dict) -> None:
                         f"shape {i}: witness {c} does not single out vertex {list(v)}")
             counts.append(len(vertices))
         elif entry["method"] == "zonotope":
-            from .polytope import zonotope_directions, zonotope_vertex_count
+            from headfusion.bounds.polytope import zonotope_directions, zonotope_vertex_count
 
             generators_ = _binomial_directions(ctx, i)
             require(generators_ is not None, f"shape {i}: Q'_B is not a product of binomials")
@@ -414,8 +415,8 @@ def _check_listed_witnesses(ctx: Context, listed: list) -> None:
 
 def check_face_limits(ctx: Context, ev: dict) -> None:
     """Recompute every face limit, its canonical form and non-invariance; bounds add up (L6)."""
-    from .facelimits import canonical_form, face_limit, model_from_canonical, negate
-    from .proof import canonical_json
+    from headfusion.bounds.facelimits import canonical_form, face_limit, model_from_canonical, negate
+    from headfusion.proof.claims import canonical_json
 
     nodes = ev["nodes"]
     require(bool(nodes) and nodes[0]["form"] == canonical_json(canonical_form(ctx.model)), "root is not F")
@@ -483,8 +484,8 @@ def _invariant(model: MultiHead, c: dict[int, Fraction]) -> bool:
 
 def check_search(ctx: Context, ev: dict, status: str) -> None:
     """UNSAT/unknown: the stored query hash matches the query regenerated from the spec; SAT: the head checks."""
-    from .algebra import exponential_form
-    from .smtlib import Options, problem_from_form, query_sha256, query_text
+    from headfusion.algebra.expform import exponential_form
+    from headfusion.solving.smtlib import Options, problem_from_form, query_sha256, query_text
 
     require(ev.get("status") == status, "search status differs from the claim's check")
     options = Options(**(ev.get("options") or {}))
@@ -573,7 +574,7 @@ def _check_series(ctx: Context, summary: dict) -> None:
     series = ctx.cert.get("series")
     if series is None:
         return
-    from .spec import load_spec
+    from headfusion.spec.load import load_spec
 
     spec = ctx.cert["spec"]
     rows = [r for r in series if r["d"] == spec.get("d")]
@@ -671,9 +672,9 @@ def resolve_unsat(cert: dict, timeout: float = 120.0) -> list[tuple[str, str, st
 
     Only here does the checker touch a solver (lazily, behind `verify --resolve`).
     """
-    from .algebra import exponential_form
-    from .smtlib import Options, problem_from_form, query_text
-    from .solver import cvc5_available, solve_isolated
+    from headfusion.algebra.expform import exponential_form
+    from headfusion.solving.smtlib import Options, problem_from_form, query_text
+    from headfusion.solving.solver import cvc5_available, solve_isolated
 
     model = rebuild_model(cert)
     out = []

@@ -12,9 +12,9 @@ import os
 import sys
 from typing import Any, Callable, NoReturn
 
-from . import __version__
-from .algebra import TooLarge
-from .parse import SpecError
+from headfusion import __version__
+from headfusion.algebra.expform import TooLarge
+from headfusion.spec.expressions import SpecError
 
 EXIT_OK, EXIT_CHECK_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -49,8 +49,8 @@ def _progress_done() -> None:
 
 
 def cmd_analyze(args: argparse.Namespace) -> int:
-    from .analysis import analyze
-    from .spec import load_spec
+    from headfusion.proof.analysis import analyze
+    from headfusion.spec.load import load_spec
 
     spec = load_spec(args.spec, args.d)
     _progress(f"analyzing {spec.title[:60]}: exponential form, bounds ...")
@@ -108,9 +108,9 @@ def _big(value: int) -> str:
 def cmd_certify(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from .certification import certify
-    from .render import RenderError, latex_engine, write_certificate
-    from .spec import load_spec
+    from headfusion.proof.certify import certify
+    from headfusion.render.latex import RenderError, latex_engine, write_certificate
+    from headfusion.spec.load import load_spec
 
     if args.search_timeout <= 0:
         raise UsageError(f"certify: --search-timeout must be positive, got {args.search_timeout}")
@@ -155,9 +155,9 @@ def cmd_certify(args: argparse.Namespace) -> int:
 def cmd_explore(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from .explore import explore, parse_range
-    from .render import RenderError, sanitize_slug, write_explore
-    from .spec import load_spec
+    from headfusion.proof.explore import explore, parse_range
+    from headfusion.render.latex import RenderError, sanitize_slug, write_explore
+    from headfusion.spec.load import load_spec
 
     if args.timeout <= 0:
         raise UsageError(f"explore: --timeout must be positive, got {args.timeout}")
@@ -191,11 +191,11 @@ def cmd_explore(args: argparse.Namespace) -> int:
 def _parameterised_title(spec) -> str:
     """The title with its parameter left symbolic (W_d(q) = ..., tournament on K_n, ...)."""
     if spec.kind == "family":
-        from .families import FAMILIES
+        from headfusion.spec.families import FAMILIES
 
         return FAMILIES[spec.text].title
     if spec.kind == "toml":
-        from .toml_spec import read_toml_spec
+        from headfusion.spec.toml import read_toml_spec
 
         document = read_toml_spec(spec.text)
         name = document.parameter.name if document.parameter else "d"
@@ -257,9 +257,9 @@ def cmd_search(args: argparse.Namespace) -> int:
     """`search SPEC --atoms M` (one question) or `search SPEC --minimize` (least m)."""
     import time
 
-    from .solver import cross_check_cvc5, minimize, search, write_query_atomic
-    from .smtlib import Options
-    from .spec import load_spec
+    from headfusion.solving.solver import cross_check_cvc5, minimize, search, write_query_atomic
+    from headfusion.solving.smtlib import Options
+    from headfusion.spec.load import load_spec
 
     if (args.atoms is None) == (not args.minimize):
         raise UsageError("search: give exactly one of --atoms M and --minimize")

@@ -2,23 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from .families import FAMILIES, build_family
-from .model import MultiHead
-from .parse import SpecError, parse_expression
-
-
-@dataclass(frozen=True)
-class Spec:
-    """What the user asked for, and the exact model it denotes."""
-
-    text: str  # the spec as given
-    d: int | None
-    kind: str  # "family" | "expression" | "toml"
-    title: str
-    slug: str
-    model: MultiHead
+from headfusion.spec.families import FAMILIES, build_family
+from headfusion.spec.model import Spec
+from headfusion.spec.expressions import SpecError, parse_expression
 
 
 def load_spec(text: str, d: int | None = None) -> Spec:
@@ -33,7 +19,7 @@ def load_spec(text: str, d: int | None = None) -> Spec:
         model = build_family(stripped, d)
         return Spec(stripped, d, "family", family.title.replace("_d", f"_{d}"), f"{family.name}_d{d}", model)
     if stripped.endswith(".toml"):
-        from .toml_spec import load_toml_spec  # the TOML format lives in its own module
+        from headfusion.spec.toml import load_toml_spec  # the TOML format lives in its own module
 
         return load_toml_spec(stripped, d)
     model = parse_expression(stripped, d)

@@ -5,10 +5,11 @@ Pure: takes a Spec, returns JSON-ready data.  Printing happens in cli.py.
 
 from __future__ import annotations
 
-from .algebra import MAX_LISTED_ATOMS, ExpForm, TooLarge, exponential_form, fused_atom_json, fused_atoms, x_support
-from .exact import rational_to_json, t_poly_text
-from .laurent import LPoly
-from .spec import Spec
+from headfusion.algebra.expform import MAX_LISTED_ATOMS, ExpForm, TooLarge, exponential_form, fused_atom_json, fused_atoms, x_support
+from headfusion.spec.numbers import rational_to_json
+from headfusion.algebra.exact import t_poly_text
+from headfusion.algebra.laurent import LPoly
+from headfusion.spec.load import Spec
 
 MAX_FORM_BLOCKS_SHOWN = 12
 MAX_FORM_TERMS_SHOWN = 64
@@ -101,7 +102,7 @@ def analyze(spec: Spec, list_atoms: bool = True, with_bounds: bool = True) -> di
         "fused_head": {"atoms": upper},
     }
     if with_bounds:
-        from .bounds import lower_bound_summary  # filled by the lower-bounds module
+        from headfusion.bounds.lower import lower_bound_summary  # filled by the lower-bounds module
 
         result.update(lower_bound_summary(form))
     if list_atoms:

@@ -18,10 +18,10 @@ from fractions import Fraction
 
 from typing import TYPE_CHECKING
 
-from .model import Atom, Head, Key, MultiHead, sparse_key
+from headfusion.spec.model import Atom, Head, Key, MultiHead, sparse_key
 
 if TYPE_CHECKING:
-    from .algebra import ExpForm
+    from headfusion.algebra.expform import ExpForm
 
 Direction = tuple[tuple[int, Fraction], ...]  # sparse vector in q coordinates (0-based indices)
 
@@ -86,7 +86,7 @@ def canonical_form(model: MultiHead) -> tuple:
 
 def model_from_canonical(form: tuple) -> MultiHead:
     """A MultiHead realising a canonical form (constant 0)."""
-    from .exact import Weight
+    from headfusion.spec.numbers import Weight
 
     dimension = 1 + max((j for _, atoms in form for key, *_ in atoms for j, _v in key), default=0)
     heads = tuple(
@@ -125,7 +125,7 @@ def is_invariant(form: "ExpForm", direction: Direction) -> bool:
     With F = c + Σ_B P′_B/Q′_B (blocks on disjoint variables), F is invariant along c
     iff every block is, iff supp P′_B ∪ supp Q′_B lies in one level set of ⟨c, ·⟩.
     """
-    from .algebra import x_support
+    from headfusion.algebra.expform import x_support
 
     c = dict(direction)
     for block in form.blocks:

@@ -15,9 +15,9 @@ from dataclasses import asdict, dataclass, field
 from fractions import Fraction
 from typing import Callable, Sequence
 
-from .exact import rational_to_json
-from .laurent import LPoly
-from .smtlib import (
+from headfusion.spec.numbers import rational_to_json
+from headfusion.algebra.laurent import LPoly
+from headfusion.solving.smtlib import (
     Exp,
     GenerationTimeout,
     NotRational,
@@ -118,7 +118,7 @@ def z3_version() -> str:
 
 
 def _form_of(model_or_form: object):
-    from .algebra import ExpForm, exponential_form
+    from headfusion.algebra.expform import ExpForm, exponential_form
 
     return model_or_form if isinstance(model_or_form, ExpForm) else exponential_form(model_or_form)  # type: ignore[arg-type]
 
@@ -192,7 +192,7 @@ def cubes_for(problem: Problem, literals: int = CUBE_LITERALS) -> list[tuple[tup
     """
     from itertools import product as cartesian
 
-    from .smtlib import box_points
+    from headfusion.solving.smtlib import box_points
 
     names = []
     for k in box_points(problem.box_shape):
@@ -341,7 +341,7 @@ def head_atoms_of(form, D: dict[Exp, Fraction], N: dict[Exp, Fraction]) -> list[
     """Atoms in q coordinates; weights scaled to coprime positive integers (scaling is free)."""
     from math import gcd, lcm
 
-    from .algebra import combined_key
+    from headfusion.algebra.expform import combined_key
 
     scale = Fraction(lcm(*(v.denominator for v in D.values())), 1)
     ints = [int(v * scale) for v in D.values()]
@@ -363,7 +363,7 @@ def require_lowest_terms(problem: Problem) -> None:
     The pair comes from `algebra.combined_polys(reduced=True)`; this re-checks it with
     sympy's exact gcd over Q (a monomial or a constant gcd is a unit of the Laurent ring).
     """
-    from .laurent import LPoly, generators
+    from headfusion.algebra.laurent import LPoly, generators
 
     if not problem.P or problem.nvars == 0:
         return  # F = 0 or a constant: nothing to reduce
@@ -562,8 +562,8 @@ def minimize(
 
     `timeout` is the total budget; `progress(m, box_points, elapsed)` is called before each step.
     """
-    from .algebra import fused_atom_json, fused_atoms
-    from .bounds import lower_bound_summary
+    from headfusion.algebra.expform import fused_atom_json, fused_atoms
+    from headfusion.bounds.lower import lower_bound_summary
 
     start = time.monotonic()
     form = _form_of(model_or_form)
@@ -602,7 +602,7 @@ def minimize(
         result.minimum, result.status = upper, "decided"
         result.steps.append({"atoms": upper, "status": "sat", "seconds": 0.0, "method": "fused head (no search)"})
     if result.head_json is None:
-        from .algebra import MAX_LISTED_ATOMS
+        from headfusion.algebra.expform import MAX_LISTED_ATOMS
 
         if upper <= MAX_LISTED_ATOMS:
             result.head_json = [fused_atom_json(form, a) for a in fused_atoms(form)]

@@ -19,9 +19,9 @@ from itertools import islice, product as cartesian
 from math import gcd, lcm, prod
 from typing import Iterator
 
-from .algebra import Block, ExpForm, exponential_form, x_support
-from .exact import rational_to_json
-from .facelimits import (
+from headfusion.algebra.expform import Block, ExpForm, exponential_form, x_support
+from headfusion.spec.numbers import rational_to_json
+from headfusion.bounds.facelimits import (
     FaceNode,
     axis,
     canonical_form,
@@ -31,9 +31,9 @@ from .facelimits import (
     negate,
     used_variables,
 )
-from .laurent import LPoly
-from .model import MultiHead
-from .polytope import (
+from headfusion.algebra.laurent import LPoly
+from headfusion.spec.model import MultiHead
+from headfusion.bounds.polytope import (
     MAX_ARRANGEMENT_GENERATORS,
     MAX_EXPLICIT_SUPPORT,
     VertexSet,

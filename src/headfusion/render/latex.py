@@ -29,8 +29,8 @@ from typing import Any, Iterable, Sequence
 
 import jinja2
 
-from .exact import rational_from_json
-from .texutil import latex_escape
+from headfusion.spec.numbers import rational_from_json
+from headfusion.render.texutil import latex_escape
 
 # display caps: tables are cut after this many rows, polynomials shown in full up to this many terms
 MAX_HEAD_ROWS = 12

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Union
 
-from .exact import Weight
-from .model import Atom, Head, Key, MultiHead
+from headfusion.spec.numbers import Weight
+from headfusion.spec.model import Atom, Head, Key, MultiHead
 
 MAX_EXPRESSION_CHARS = 200_000
 MAX_ABS_EXPONENT = 64

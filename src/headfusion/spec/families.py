@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Callable
 
-from .exact import Weight
-from .model import Atom, Head, MultiHead
-from .parse import SpecError
+from headfusion.spec.numbers import Weight
+from headfusion.spec.model import Atom, Head, MultiHead
+from headfusion.spec.expressions import SpecError
 
 MAX_FAMILY_DIMENSION = 1_000_000
 

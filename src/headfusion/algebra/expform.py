@@ -25,10 +25,11 @@ from itertools import product as cartesian
 from math import prod
 from typing import Iterator
 
-from .exact import rational_to_json, sign_at_t, t_ratio_to_json, t_scale
-from .lattice import LatticeBasis, lattice_basis
-from .laurent import LPoly, canonical_associate, exact_divide, irreducible_factors, product
-from .model import Head, Key, MultiHead
+from headfusion.spec.numbers import rational_to_json
+from headfusion.algebra.exact import sign_at_t, t_ratio_to_json, t_scale
+from headfusion.algebra.lattice import LatticeBasis, lattice_basis
+from headfusion.algebra.laurent import LPoly, canonical_associate, exact_divide, irreducible_factors, product
+from headfusion.spec.model import Head, Key, MultiHead
 
 MAX_BLOCK_TERMS = 250_000  # Π n_h inside one block: larger blocks are not expanded
 MAX_LISTED_ATOMS = 65_536  # fused-head atoms listed explicitly at most

@@ -23,11 +23,11 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, NamedTuple
 
-from .model import MultiHead
-from .parse import SpecError, parse_expression
+from headfusion.spec.model import MultiHead
+from headfusion.spec.expressions import SpecError, parse_expression
 
 if TYPE_CHECKING:
-    from .spec import Spec
+    from headfusion.spec.model import Spec
 
 MAX_SPEC_BYTES = 1_000_000
 MAX_PARAMETER = 1_000_000
@@ -625,7 +625,7 @@ def substitute_title(spec: TomlSpec, value: int | None) -> str:
 
 def load_toml_spec(path_text: str, d: int | None) -> "Spec":
     """Load a TOML spec at parameter value d (the spec's default when None) as a Spec."""
-    from .spec import Spec
+    from headfusion.spec.model import Spec
 
     spec = read_toml_spec(path_text)
     expansion = expand(spec, d)

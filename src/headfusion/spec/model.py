@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Sequence
 
-from .exact import Weight, rational_to_json
+from headfusion.spec.numbers import Weight, rational_to_json
 
 Key = tuple[tuple[int, Fraction], ...]
 """A key k ∈ Q^d stored sparsely: sorted (index, nonzero coordinate) pairs, 0-based."""
@@ -118,3 +118,14 @@ class MultiHead:
             ],
         }
 
+
+@dataclass(frozen=True)
+class Spec:
+    """What the user asked for, and the exact model it denotes."""
+
+    text: str  # the spec as given
+    d: int | None
+    kind: str  # "family" | "expression" | "toml"
+    title: str
+    slug: str
+    model: MultiHead

@@ -14,8 +14,8 @@ from typing import Iterable, Iterator, Mapping
 
 import sympy
 
-from .exact import rational_from_json as _rational_from_json
-from .exact import rational_to_json as _rational_json
+from headfusion.spec.numbers import rational_from_json as _rational_from_json
+from headfusion.spec.numbers import rational_to_json as _rational_json
 from sympy.polys.domains import QQ
 
 Exponent = tuple[int, ...]

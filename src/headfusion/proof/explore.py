@@ -7,10 +7,10 @@ import time
 from dataclasses import asdict, dataclass
 from typing import Callable
 
-from .algebra import exponential_form
-from .bounds import lower_bound_summary
-from .parse import SpecError
-from .spec import load_spec
+from headfusion.algebra.expform import exponential_form
+from headfusion.bounds.lower import lower_bound_summary
+from headfusion.spec.expressions import SpecError
+from headfusion.spec.load import load_spec
 
 RANGE = re.compile(r"\s*(\d+)\s*\.\.\s*(\d+)\s*\Z")
 MAX_RANGE = 64
@@ -75,7 +75,7 @@ def explore(
 
 
 def _search_minimum(form, timeout: float) -> tuple[int | None, str, str | None]:
-    from .solver import minimize
+    from headfusion.solving.solver import minimize
 
     start = time.monotonic()
     result = minimize(form, timeout=timeout)

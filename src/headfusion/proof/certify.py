@@ -12,10 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from .algebra import ExpForm, exponential_form
-from .bounds import face_limit_bound, lower_bound_summary, newton_bound
-from .proof import build_certificate
-from .spec import Spec, load_spec
+from headfusion.algebra.expform import ExpForm, exponential_form
+from headfusion.bounds.lower import face_limit_bound, lower_bound_summary, newton_bound
+from headfusion.proof.claims import build_certificate
+from headfusion.spec.load import Spec, load_spec
 
 CERT_MAX_BOX_POINTS = 20_000  # default searches only where the box is small
 SERIES_MAX_D = 8
@@ -38,8 +38,8 @@ def run_searches(
     timings: bool = False,
 ) -> tuple[list[dict], dict[str, str], str | None]:
     """Searches for the certificate, given F's form and proved lower bound: (result JSONs, query files, note)."""
-    from .solver import search
-    from .smtlib import Options
+    from headfusion.solving.solver import search
+    from headfusion.solving.smtlib import Options
 
     if not form.is_rational:
         return [], {}, "search not applicable: transcendental weights e^b cannot be expressed in linear real arithmetic"
@@ -79,7 +79,7 @@ def box_points(form, m: int) -> int:
     the span of supp P′_B ∪ supp Q′_B (every other factor is a full product of the
     other blocks' Q′), so the widths are read off block by block.
     """
-    from .algebra import x_support
+    from headfusion.algebra.expform import x_support
 
     total = 1
     for block in form.blocks:
@@ -102,7 +102,7 @@ def family_series(spec: Spec, certified: dict) -> list[dict] | None:
         return None
     first = 1
     if spec.kind == "toml":
-        from .toml_spec import toml_parameter_range
+        from headfusion.spec.toml import toml_parameter_range
 
         parameter = toml_parameter_range(spec.text)
         if parameter is None:

@@ -17,14 +17,14 @@ from typing import Any, Iterable
 
 import networkx as nx
 
-from . import __version__
-from .algebra import Block, ExpForm, exponential_form, fused_atom_json, fused_atoms
-from .bounds import NewtonBound, face_limit_bound, newton_bound, vertex_witnesses
-from .exact import rational_to_json
-from .facelimits import FaceNode
-from .laurent import is_primitive_binomial
-from .spec import Spec
-from .texutil import latex_escape
+from headfusion import __version__
+from headfusion.algebra.expform import Block, ExpForm, exponential_form, fused_atom_json, fused_atoms
+from headfusion.bounds.lower import NewtonBound, face_limit_bound, newton_bound, vertex_witnesses
+from headfusion.spec.numbers import rational_to_json
+from headfusion.bounds.facelimits import FaceNode
+from headfusion.algebra.laurent import is_primitive_binomial
+from headfusion.spec.load import Spec
+from headfusion.render.texutil import latex_escape
 
 FORMAT = "headfusion-certificate/1"
 MAX_CERT_ATOMS = 4096  # explicit atom / witness lists in the certificate at most

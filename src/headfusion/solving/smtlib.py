@@ -170,7 +170,7 @@ def problem_from_polys(P: dict[Exp, Fraction], Q: dict[Exp, Fraction], nvars: in
 
 def problem_from_form(form: object, m: int) -> Problem:
     """The problem for an `algebra.ExpForm` (NotRational for transcendental weights)."""
-    from .algebra import combined_polys  # algebra has no solver dependency either
+    from headfusion.algebra.expform import combined_polys  # algebra has no solver dependency either
 
     if not form.is_rational:  # type: ignore[attr-defined]
         raise NotRational(
@@ -500,7 +500,7 @@ def binomial_factors(problem: Problem) -> list[tuple[Exp, Fraction, int]]:
 
     δ is oriented so that its first nonzero coordinate is positive; sorted.
     """
-    from .laurent import LPoly, irreducible_factors  # exact factorisation (sympy), no solver
+    from headfusion.algebra.laurent import LPoly, irreducible_factors  # exact factorisation (sympy), no solver
 
     if problem.q_is_monomial:
         return []

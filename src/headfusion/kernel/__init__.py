@@ -1,0 +1,1 @@
+"""The trusted kernel (see kernel/README in docs/architecture.md)."""

@@ -64,7 +64,7 @@ FOUNDATION_AND_SEARCH_FUNCTIONS = [
 
 @pytest.mark.parametrize("spec", FOUNDATION_AND_SEARCH_FUNCTIONS)
 def test_functions_of_the_issues_certify_compile_and_verify(tmp_path, monkeypatch, capsys, spec):
-    from headfusion.render.latex import latex_engine
+    from headfusion.render.files import latex_engine
 
     if latex_engine() is None:
         pytest.skip("no LaTeX engine (.ci/run installs one)")

@@ -12,25 +12,18 @@ from pathlib import Path
 
 import pytest
 
-from headfusion.render import latex as render
+from headfusion.render import write as render_write
 from headfusion.proof.claims import build_certificate
-from headfusion.render.latex import (
-    RenderError,
-    dag_layout,
-    latex_engine,
-    log2_int,
-    math_safe_statement,
-    render_latex,
-    sanitize_slug,
-    tex_int,
-    tex_number,
-    tex_poly,
-    write_certificate,
-)
+from headfusion.render.errors import RenderError
+from headfusion.render.figures import dag_layout
+from headfusion.render.files import INSTALL_HINT, latex_engine, sanitize_slug
+from headfusion.render.latex import render_latex
+from headfusion.render.tex import log2_int, math_safe_statement, tex_int, tex_number, tex_poly
+from headfusion.render.write import write_certificate
 from headfusion.spec.load import load_spec
 
 needs_latex = pytest.mark.skipif(
-    latex_engine() is None, reason="no LaTeX engine (pdflatex/latexmk) on PATH: " + render.INSTALL_HINT
+    latex_engine() is None, reason="no LaTeX engine (pdflatex/latexmk) on PATH: " + INSTALL_HINT
 )
 
 EVIL = r"\input{/etc/passwd} $x$ 50% a_b #1 & ~ ^ {} <|> σ"
@@ -254,7 +247,7 @@ def test_unsafe_extra_file_names_are_refused(tmp_path):
 
 
 def test_pdf_required_without_engine(tmp_path, monkeypatch):
-    monkeypatch.setattr(render, "latex_engine", lambda: None)
+    monkeypatch.setattr(render_write, "latex_engine", lambda: None)
     with pytest.raises(RenderError, match="no LaTeX engine found: apt-get install"):
         write_certificate(cert_for("W", 3), tmp_path, pdf=True)
     paths = write_certificate(cert_for("W", 3), tmp_path / "auto")  # pdf=None: no engine, no PDF
@@ -264,7 +257,7 @@ def test_pdf_required_without_engine(tmp_path, monkeypatch):
 @needs_latex
 def test_latex_errors_are_reported_and_nothing_is_written(tmp_path, monkeypatch):
     monkeypatch.setattr(
-        render, "render_latex", lambda cert: "\\documentclass{article}\\begin{document}\\undefinedmacro\\end{document}\n"
+        render_write, "render_latex", lambda cert: "\\documentclass{article}\\begin{document}\\undefinedmacro\\end{document}\n"
     )
     with pytest.raises(RenderError, match="Undefined control sequence"):
         write_certificate(cert_for("W", 3), tmp_path / "out", pdf=True)

@@ -128,7 +128,7 @@ def certify(spec: str, d: int | None = None, out: str | Path = "out", pdf: bool 
             search: bool = True, search_timeout: float = 60.0) -> Certificate:
     """Write <slug>.json and <slug>.tex (and the PDF when pdf is True, or None with an engine present)."""
     from headfusion.proof.certify import certify as run
-    from headfusion.render.latex import write_certificate
+    from headfusion.render.write import write_certificate
     from headfusion.spec.load import load_spec
 
     loaded = load_spec(spec, d)

@@ -109,7 +109,9 @@ def cmd_certify(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from headfusion.proof.certify import certify
-    from headfusion.render.latex import RenderError, latex_engine, write_certificate
+    from headfusion.render.errors import RenderError
+    from headfusion.render.files import latex_engine
+    from headfusion.render.write import write_certificate
     from headfusion.spec.load import load_spec
 
     if args.search_timeout <= 0:
@@ -156,7 +158,9 @@ def cmd_explore(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from headfusion.proof.explore import explore, parse_range
-    from headfusion.render.latex import RenderError, sanitize_slug, write_explore
+    from headfusion.render.errors import RenderError
+    from headfusion.render.explore import write_explore
+    from headfusion.render.files import sanitize_slug
     from headfusion.spec.load import load_spec
 
     if args.timeout <= 0:

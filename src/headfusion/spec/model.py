@@ -129,3 +129,4 @@ class Spec:
     title: str
     slug: str
     model: MultiHead
+    source: str | None = None  # the full text of a TOML spec (what a certificate embeds)

@@ -98,6 +98,7 @@ class TomlSpec:
     per_term: dict[str, object]
     generator: str | None
     edges: tuple[tuple[int, int], ...] | None
+    source: str = ""  # the full TOML text (embedded in certificates)
 
 
 # -- reading and validating the document -----------------------------------------------------
@@ -116,11 +117,22 @@ def read_toml_spec(path_text: str) -> TomlSpec:
     if len(raw) > MAX_SPEC_BYTES:
         raise SpecError(f"{where}: spec file larger than {MAX_SPEC_BYTES} bytes")
     try:
-        data = tomllib.loads(raw.decode("utf-8"), parse_float=Decimal)
+        text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise SpecError(f"{where}: not valid UTF-8") from None
+    return parse_toml_text(text, where)
+
+
+def parse_toml_text(text: str, where: str) -> TomlSpec:
+    """Validate the text of a TOML spec (structure only; SpecError on anything malformed)."""
+    if len(text.encode("utf-8")) > MAX_SPEC_BYTES:
+        raise SpecError(f"{where}: spec larger than {MAX_SPEC_BYTES} bytes")
+    try:
+        data = tomllib.loads(text, parse_float=Decimal)
     except tomllib.TOMLDecodeError as exc:
         raise SpecError(f"{where}: not valid TOML ({exc})") from None
+    except RecursionError:
+        raise SpecError(f"{where}: TOML nested too deeply") from None
     _check_keys(data, TOP_KEYS, "the top level", where)
 
     name = _string(data, "name", where, "the top level")
@@ -178,7 +190,7 @@ def read_toml_spec(path_text: str) -> TomlSpec:
             raise SpecError(f"{where}: a [graph] table is only used with sum = \"edges\"")
 
     return TomlSpec(
-        path_text, name, title, description, parameter, sum_kind, range_bounds, term, constant, per_term, generator, edges
+        where, name, title, description, parameter, sum_kind, range_bounds, term, constant, per_term, generator, edges, text
     )
 
 
@@ -627,12 +639,23 @@ def load_toml_spec(path_text: str, d: int | None) -> "Spec":
     """Load a TOML spec at parameter value d (the spec's default when None) as a Spec."""
     from headfusion.spec.model import Spec
 
-    spec = read_toml_spec(path_text)
+    return toml_spec_at(read_toml_spec(path_text), path_text, d)
+
+
+def load_toml_text(text: str, where: str, d: int | None) -> "Spec":
+    """A TOML spec given by its full text (as embedded in a certificate) at parameter value d."""
+    return toml_spec_at(parse_toml_text(text, where), where, d)
+
+
+def toml_spec_at(spec: TomlSpec, where: str, d: int | None) -> "Spec":
+    """The Spec of a validated TOML spec at parameter value d."""
+    from headfusion.spec.model import Spec
+
     expansion = expand(spec, d)
     model = build_model(expansion)
     value = expansion.value
     slug = spec.name if value is None or spec.parameter is None else f"{spec.name}_{spec.parameter.name}{value}"
-    return Spec(path_text, value, "toml", substitute_title(spec, value), slug, model)
+    return Spec(where, value, "toml", substitute_title(spec, value), slug, model, spec.source)
 
 
 def toml_expression(path_text: str, d: int | None = None) -> str:

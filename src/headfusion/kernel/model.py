@@ -1,0 +1,214 @@
+"""The explicit model as the kernel reads it: heads with exact keys, weights r·e^b and values.
+
+Also the model-level facts the kernel re-derives itself: the polynomials of a group of
+heads, face limits F_c (L6), a canonical form up to renaming variables and adding a
+constant (both leave m* unchanged), and the invariance test ∂_c F = 0.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from math import lcm
+from typing import Callable
+
+from headfusion.kernel.base import integer, rational, rational_json, require, within
+from headfusion.kernel.poly import Poly, add, mul, product
+
+Key = tuple[tuple[int, Fraction], ...]  # sparse, 0-based, nonzero coordinates, sorted
+
+
+@dataclass(frozen=True)
+class Atom:
+    key: Key
+    coef: Fraction  # weight = coef·e^bias
+    bias: Fraction
+    value: Fraction
+
+
+@dataclass(frozen=True)
+class Model:
+    dimension: int
+    constant: Fraction
+    heads: tuple[tuple[Fraction, tuple[Atom, ...]], ...]  # (scale a_h, atoms)
+
+
+def weight_from_json(value: object) -> tuple[Fraction, Fraction]:
+    """(coef, bias) from a rational, "exp(b)" or "r*exp(b)"."""
+    if isinstance(value, str) and value.endswith(")") and "exp(" in value:
+        head, _, bias = value[:-1].partition("exp(")
+        coef = rational(head[:-1]) if head.endswith("*") else Fraction(1)
+        require(head in ("", f"{head[:-1]}*"), f"malformed weight {value[:40]!r}")
+        return coef, rational(bias)
+    return rational(value), Fraction(0)
+
+
+def model_from_json(data: object) -> Model:
+    """The model of a certificate (CheckFailed on anything malformed)."""
+    require(isinstance(data, dict) and isinstance(data.get("heads"), list), "malformed model")
+    dimension = integer(data["dimension"])  # type: ignore[index]
+    require(dimension >= 1, "dimension must be positive")
+    heads = []
+    for head in data["heads"]:  # type: ignore[index]
+        require(isinstance(head, dict) and isinstance(head.get("atoms"), list) and head["atoms"], "malformed head")
+        atoms = []
+        for a in head["atoms"]:
+            require(isinstance(a, dict) and isinstance(a.get("key"), list), "malformed atom")
+            key = tuple(sorted((integer(j) - 1, rational(v)) for j, v in a["key"]))
+            require(all(0 <= j < dimension and v for j, v in key) and len({j for j, _ in key}) == len(key), "malformed key")
+            coef, bias = weight_from_json(a["weight"])
+            require(coef > 0, "a weight must be positive")
+            atoms.append(Atom(key, coef, bias, rational(a["value"])))
+        heads.append((rational(head["scale"]), tuple(atoms)))
+    return Model(dimension, rational(data["constant"]), tuple(heads))  # type: ignore[index]
+
+
+def head_base(atoms: tuple[Atom, ...]) -> dict[int, Fraction]:
+    """The coordinate-wise minimum of a head's keys: N_h/D_h is unchanged by x^(−base)."""
+    keys = [dict(a.key) for a in atoms]
+    return {j: min(k.get(j, Fraction(0)) for k in keys) for j in {j for k in keys for j in k}}
+
+
+def relative_keys(atoms: tuple[Atom, ...]) -> list[dict[int, Fraction]]:
+    """Each key minus the head's base (nonzero entries only)."""
+    base = head_base(atoms)
+    out = []
+    for a in atoms:
+        key = dict(a.key)
+        out.append({j: key.get(j, Fraction(0)) - b for j, b in base.items() if key.get(j, Fraction(0)) != b})
+    return out
+
+
+def t_scale(model: Model) -> int:
+    """L: the lcm of the bias denominators (t = e^(1/L))."""
+    return lcm(1, *(a.bias.denominator for _, atoms in model.heads for a in atoms))
+
+
+def head_polys(atoms: tuple[Atom, ...], exponent: Callable[[dict[int, Fraction]], tuple[int, ...]], scale: int) -> tuple[Poly, Poly]:
+    """(N_h, D_h) with x-exponents exponent(relative key) and t-exponent bias·L (L1: equal keys add)."""
+    num: Poly = {}
+    den: Poly = {}
+    for a, rel in zip(atoms, relative_keys(atoms)):
+        t_exp = a.bias * scale
+        require(t_exp.denominator == 1, "the t scale does not clear a bias denominator")
+        e = exponent(rel) + (int(t_exp),)
+        den = add(den, {e: a.coef})
+        num = add(num, {e: a.coef * a.value})
+    return num, den
+
+
+def group_polys(model: Model, heads: list[int], exponent: Callable, nvars: int, scale: int) -> tuple[Poly, Poly]:
+    """(P, Q) = (Σ_h a_h N_h Π_{g≠h} D_g, Π_h D_h) for a group of heads (no constant)."""
+    pairs = [head_polys(model.heads[h][1], exponent, scale) for h in heads]
+    within(len(pairs), 10_000, "heads in one block")
+    Q = product([d for _, d in pairs], nvars)
+    P: Poly = {}
+    for i, h in enumerate(heads):
+        others = product([d for g, (_, d) in enumerate(pairs) if g != i], nvars)
+        P = add(P, mul(pairs[i][0], others), model.heads[h][0])
+    return P, Q
+
+
+def dot(key: Key | dict[int, Fraction], direction: dict[int, Fraction]) -> Fraction:
+    """⟨key, c⟩."""
+    items = key.items() if isinstance(key, dict) else key
+    return sum((v * direction.get(j, Fraction(0)) for j, v in items), Fraction(0))
+
+
+def face_limit(model: Model, direction: dict[int, Fraction]) -> Model:
+    """F_c = lim_{s→∞} F(q + s·c): each head keeps its atoms of maximal ⟨k, c⟩ (weights > 0)."""
+    heads = []
+    for scale, atoms in model.heads:
+        top = max(dot(a.key, direction) for a in atoms)
+        heads.append((scale, tuple(a for a in atoms if dot(a.key, direction) == top)))
+    return Model(model.dimension, model.constant, tuple(heads))
+
+
+def canonical(model: Model) -> list:
+    """F up to an additive constant and a renaming of variables, as JSON.
+
+    Heads with scale 0 or a single key are constants and dropped; each head is translated
+    to base 0 (N_h/D_h unchanged); atoms and heads are sorted; variables are renamed in
+    order of first use after a first sort.
+    """
+    heads = []
+    for scale, atoms in model.heads:
+        if scale == 0 or len({a.key for a in atoms}) == 1:
+            continue
+        rows = sorted((tuple(sorted(rel.items())), a.coef, a.bias, a.value) for a, rel in zip(atoms, relative_keys(atoms)))
+        heads.append((scale, tuple(rows)))
+    heads.sort()
+    order: dict[int, int] = {}
+    for _, rows in heads:
+        for key, *_ in rows:
+            for j, _v in key:
+                order.setdefault(j, len(order))
+    renamed = sorted(
+        (scale, tuple(sorted((tuple(sorted((order[j], v) for j, v in key)), c, b, val) for key, c, b, val in rows)))
+        for scale, rows in heads
+    )
+    return [
+        [rational_json(scale), [[[[j + 1, rational_json(v)] for j, v in key], rational_json(c), rational_json(b), rational_json(val)]
+                                for key, c, b, val in rows]]
+        for scale, rows in renamed
+    ]
+
+
+def model_from_canonical(form: object) -> Model:
+    """A model realising a canonical form (constant 0)."""
+    require(isinstance(form, list), "malformed canonical form")
+    heads, dimension = [], 1
+    for item in form:  # type: ignore[union-attr]
+        require(isinstance(item, list) and len(item) == 2 and isinstance(item[1], list) and item[1], "malformed head")
+        atoms = []
+        for row in item[1]:
+            require(isinstance(row, list) and len(row) == 4 and isinstance(row[0], list), "malformed atom")
+            key = tuple(sorted((integer(j) - 1, rational(v)) for j, v in row[0]))
+            require(all(j >= 0 and v for j, v in key), "malformed key")
+            dimension = max([dimension] + [j + 1 for j, _ in key])
+            coef = rational(row[1])
+            require(coef > 0, "a weight must be positive")
+            atoms.append(Atom(key, coef, rational(row[2]), rational(row[3])))
+        heads.append((rational(item[0]), tuple(atoms)))
+    return Model(dimension, Fraction(0), tuple(heads))
+
+
+def head_groups(model: Model, heads: list[int]) -> list[list[int]]:
+    """Heads joined when they share a variable (connected components)."""
+    groups: list[tuple[set[int], list[int]]] = []
+    for h in heads:
+        used = {j for a in model.heads[h][1] for j, _ in a.key}
+        touching = [g for g in groups if g[0] & used]
+        merged = (used.union(*(g[0] for g in touching)), [x for g in touching for x in g[1]] + [h])
+        groups = [g for g in groups if all(g is not x for x in touching)] + [merged]
+    return [sorted(g[1]) for g in groups]
+
+
+def invariant(model: Model, direction: dict[int, Fraction]) -> bool:
+    """F(q + s·c) = F(q) for all s: per group of heads on shared variables, ∂P·Q − P·∂Q = 0 (exact).
+
+    Groups live on disjoint variables and are bounded, so F is invariant iff every group
+    is.  Exponents are the keys in q coordinates times a common denominator; ∂ multiplies
+    the coefficient of e^⟨k,q⟩ by ⟨k, c⟩.
+    """
+    heads = [h for h, (scale, atoms) in enumerate(model.heads) if scale and len({a.key for a in atoms}) > 1]
+    for group in head_groups(model, heads):
+        used = sorted({j for h in group for a in model.heads[h][1] for j, _ in a.key})
+        den = lcm(1, *(v.denominator for h in group for a in model.heads[h][1] for _, v in a.key))
+        position = {j: i for i, j in enumerate(used)}
+
+        def exponent(rel: dict[int, Fraction]) -> tuple[int, ...]:
+            e = [0] * len(used)
+            for j, v in rel.items():
+                e[position[j]] = int(v * den)
+            return tuple(e)
+
+        P, Q = group_polys(model, group, exponent, len(used) + 1, t_scale(model))
+        c = [direction.get(j, Fraction(0)) for j in used] + [Fraction(0)]
+
+        def derivative(p: Poly) -> Poly:
+            return {e: v * s for e, v in p.items() if (s := sum((x * y for x, y in zip(e, c)), Fraction(0)))}
+
+        if add(mul(derivative(P), Q), mul(P, derivative(Q)), Fraction(-1)):
+            return False
+    return True

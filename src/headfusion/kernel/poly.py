@@ -1,0 +1,137 @@
+"""Laurent polynomials over Q in (x_1..x_r, t), exact division, signs at t = e^(1/L), lattice coordinates.
+
+A polynomial is a dict exponent-tuple -> nonzero Fraction; the last exponent is the
+power of t = e^(1/L).  t is transcendental, so an identity of exponential polynomials is
+an identity of these dicts, coefficient by coefficient (DESIGN §2).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import factorial
+
+from headfusion.kernel.base import MAX_TERMS, CheckFailed, integer, rational, rational_json, require, within
+
+Poly = dict[tuple[int, ...], Fraction]
+
+
+def poly_from_json(data: object, nvars: int) -> Poly:
+    """[[exponent, coefficient], ...] with exponents of length nvars (x's then t)."""
+    require(isinstance(data, list), "a polynomial must be a list of terms")
+    within(len(data), MAX_TERMS, "terms of a polynomial")  # type: ignore[arg-type]
+    out: Poly = {}
+    for term in data:  # type: ignore[union-attr]
+        require(isinstance(term, list) and len(term) == 2 and isinstance(term[0], list), "malformed term")
+        e = tuple(integer(v) for v in term[0])
+        c = rational(term[1])
+        require(len(e) == nvars and e not in out and c != 0, "malformed polynomial (length, repeated or zero term)")
+        out[e] = c
+    return out
+
+
+def poly_json(p: Poly) -> list:
+    """Inverse of poly_from_json, terms sorted."""
+    return [[list(e), rational_json(c)] for e, c in sorted(p.items())]
+
+
+def add(a: Poly, b: Poly, factor: Fraction = Fraction(1)) -> Poly:
+    """a + factor·b."""
+    out = dict(a)
+    for e, c in b.items():
+        v = out.get(e, 0) + factor * c
+        if v:
+            out[e] = v
+        else:
+            out.pop(e, None)
+    return out
+
+
+def mul(a: Poly, b: Poly) -> Poly:
+    """a·b (refused above MAX_TERMS term pairs)."""
+    within(len(a) * len(b), MAX_TERMS, "term pairs of one product")
+    out: Poly = {}
+    for e, c in a.items():
+        for f, d in b.items():
+            g = tuple(x + y for x, y in zip(e, f))
+            out[g] = out.get(g, 0) + c * d
+    return {e: c for e, c in out.items() if c}
+
+
+def product(polys: list[Poly], nvars: int) -> Poly:
+    """Π polys (1 for the empty product)."""
+    out: Poly = {(0,) * nvars: Fraction(1)}
+    for p in polys:
+        out = mul(out, p)
+    return out
+
+
+def divide(a: Poly, f: Poly) -> Poly | None:
+    """a/f when f divides a in the Laurent ring Q[x^±, t^±], else None.
+
+    Long division by lex-leading terms.  If a = f·h, each coordinate of h's support lies
+    in [min a − min f, max a − max f] (extreme slices of a product never cancel), so a
+    quotient term outside that box proves that f does not divide a.
+    """
+    require(bool(f), "division by zero")
+    n = len(next(iter(f)))
+    if not a:
+        return {}
+    low = [min(e[i] for e in a) - min(e[i] for e in f) for i in range(n)]
+    high = [max(e[i] for e in a) - max(e[i] for e in f) for i in range(n)]
+    lead = max(f)
+    rest, quotient = dict(a), {}
+    while rest:
+        top = max(rest)
+        e = tuple(x - y for x, y in zip(top, lead))
+        if any(not lo <= v <= hi for v, lo, hi in zip(e, low, high)):
+            return None
+        c = rest[top] / f[lead]
+        quotient[e] = c
+        rest = add(rest, {tuple(x + y for x, y in zip(e, g)): d for g, d in f.items()}, -c)
+    return quotient
+
+
+def x_groups(p: Poly) -> dict[tuple[int, ...], dict[int, Fraction]]:
+    """x-exponent ↦ its coefficient in Q[t^±] (as t-exponent ↦ rational)."""
+    out: dict[tuple[int, ...], dict[int, Fraction]] = {}
+    for e, c in p.items():
+        out.setdefault(e[:-1], {})[e[-1]] = c
+    return out
+
+
+def t_sign(coef: dict[int, Fraction], scale: int) -> int:
+    """The exact sign of Σ c_k t^k at t = e^(1/scale): rational interval bounds on t, refined.
+
+    lo ≤ e^x ≤ hi from n Taylor terms (tail < 2x^n/n! for 0 < x ≤ 1).  Undecided after the
+    precision cap: CheckFailed (t is transcendental, so only the cap can stop us).
+    """
+    items = [(k, c) for k, c in coef.items() if c]
+    if not items:
+        return 0
+    if all(c > 0 for _, c in items) or all(c < 0 for _, c in items):
+        return 1 if items[0][1] > 0 else -1
+    x, n = Fraction(1, scale), 8
+    while n <= 256:
+        lo = sum((x**k / factorial(k) for k in range(n)), Fraction(0))
+        hi = lo + 2 * x**n / factorial(n)
+        low = sum(c * (min if c > 0 else max)(lo**k, hi**k) for k, c in items)
+        high = sum(c * (max if c > 0 else min)(lo**k, hi**k) for k, c in items)
+        if low > 0 or high < 0:
+            return 1 if low > 0 else -1
+        n *= 2
+    raise CheckFailed("the sign of a coefficient in t = e^(1/L) is not decided within the precision cap")
+
+
+def lattice_coordinates(vector: dict[int, Fraction], denominator: int, rows: list[list[tuple[int, int]]]) -> tuple[int, ...]:
+    """Integer c with Σ c_r·row_r = denominator·vector, for echelon rows (strictly increasing pivots)."""
+    target = {j: v * denominator for j, v in vector.items() if v}
+    coords = []
+    for row in rows:
+        pivot, lead = row[0]
+        c = target.get(pivot, Fraction(0)) / lead
+        require(c.denominator == 1, "a key is not in the block lattice")
+        coords.append(int(c))
+        for j, v in row:
+            target[j] = target.get(j, Fraction(0)) - c * v
+    require(not any(target.values()), "a key is not in the block lattice")
+    return tuple(coords)

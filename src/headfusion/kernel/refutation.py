@@ -1,0 +1,132 @@
+"""Replay of refutations: "no head with at most m atoms" (DESIGN §5), exact, no solver.
+
+The question is generated here from (P′, Q′) and m alone, so a refutation cannot choose
+its own question.  By L2 and L3 a connected head with m atoms has keys of lattice width
+at most (m−1)·w_c in coordinate c (w_c: the width of supp P′ ∪ supp Q′); by L4 it is
+D = g·Q′, N = g·P′ with g translated so that min_c supp g = 0, hence supp g ⊆ the box
+G = Π_c {0..(m−1)·w_c − width_c(Q′)}.  Rows: D_e for e ∈ E = G + supp Q′ and N_e for
+e ∈ G + supp P′.  A head gives each e ∈ E a side: OUT (D_e = N_e = 0) or IN (D_e > 0,
+scaled so that D_e ≥ 1).  The tree branches on points; every leaf is closed by
+- count: more than m points IN;
+- layer c: every point of E on Q′'s lowest c-layer is OUT, yet D's lowest c-slice is
+  g's lowest slice (at 0) times Q′'s, a nonzero product;
+- farkas k: multipliers λ on rows with Σ λ·row ≡ 0 in g and Σ λ·rhs > 0, where a D row
+  with λ < 0 and an N row inside E must be OUT (equalities) and rhs = 1 exactly on IN D rows.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import prod
+
+from headfusion.kernel.base import MAX_NODES, MAX_POINTS, integer, rational, require, within
+from headfusion.kernel.poly import Poly
+
+Point = tuple[int, ...]
+
+
+def search_box(P: Poly, Q: Poly, m: int) -> tuple[int, ...] | None:
+    """The sizes G_c of the box of g for heads with m atoms (None: no head fits, L3)."""
+    require(all(e[-1] == 0 for e in list(P) + list(Q)), "refutations need rational weights (no t)")
+    rank = len(next(iter(Q))) - 1
+    support = [e[:-1] for e in list(P) + list(Q)]
+    sizes = []
+    for c in range(rank):
+        width = max(e[c] for e in support) - min(e[c] for e in support)
+        q_width = max(e[c] for e in Q) - min(e[c] for e in Q)
+        sizes.append((m - 1) * width - q_width)
+    if any(s < 0 for s in sizes):
+        return None
+    within(prod(s + 1 for s in sizes), MAX_POINTS, "points of the search box")
+    return tuple(sizes)
+
+
+def box_points(sizes: tuple[int, ...]) -> list[Point]:
+    """All a with 0 ≤ a_c ≤ sizes_c, lexicographically."""
+    points: list[Point] = [()]
+    for s in sizes:
+        points = [p + (v,) for p in points for v in range(s + 1)]
+    return points
+
+
+def rows(P: Poly, Q: Poly, sizes: tuple[int, ...]) -> tuple[dict, dict]:
+    """D rows {e: {a: Q′_{e−a}}} over E and N rows {e: {a: P′_{e−a}}} over G + supp P′."""
+    D: dict[Point, dict[Point, Fraction]] = {}
+    N: dict[Point, dict[Point, Fraction]] = {}
+    for a in box_points(sizes):
+        for target, poly in ((D, Q), (N, P)):
+            for s, c in poly.items():
+                e = tuple(x + y for x, y in zip(a, s[:-1]))
+                target.setdefault(e, {})[a] = c
+    within(len(D) + len(N), 2 * MAX_POINTS, "rows of the search")
+    return D, N
+
+
+def _point(data: object) -> Point:
+    require(isinstance(data, list), "a point must be a list")
+    return tuple(integer(v) for v in data)  # type: ignore[union-attr]
+
+
+def _closes(vector: list, D: dict, N: dict) -> list[tuple[str, Point, Fraction]]:
+    """Parse a multiplier vector and check that Σ λ·row vanishes on every unknown g_a."""
+    require(isinstance(vector, list) and vector, "a multiplier vector must be a non-empty list")
+    entries, total = [], {}
+    for item in vector:
+        require(isinstance(item, list) and len(item) == 3 and item[0] in ("D", "N"), "malformed multiplier")
+        side, e, lam = item[0], _point(item[1]), rational(item[2])
+        row = (D if side == "D" else N).get(e)
+        require(row is not None and lam != 0, f"multiplier on a row that does not exist: {side}{list(e)}")
+        entries.append((side, e, lam))
+        for a, c in row.items():
+            total[a] = total.get(a, 0) + lam * c
+    require(not any(total.values()), "a multiplier vector does not cancel every unknown")
+    return entries
+
+
+def replay(P: Poly, Q: Poly, m: int, evidence: dict) -> dict[str, int]:
+    """Check a refutation tree; return its leaf counts by kind (CheckFailed if it does not close)."""
+    sizes = search_box(P, Q, m)
+    if sizes is None:
+        require(evidence.get("tree") == [], "the box is empty (L3): the tree must be empty")
+        return {"empty box": 1}
+    D, N = rows(P, Q, sizes)
+    tree, vectors = evidence.get("tree"), evidence.get("multipliers")
+    require(isinstance(tree, list) and tree and isinstance(vectors, list), "malformed refutation")
+    within(len(tree), MAX_NODES, "refutation nodes")  # type: ignore[arg-type]
+    q_low = [min(e[c] for e in Q) for c in range(len(sizes))]
+    checked: dict[int, list] = {}
+    counts = {"count": 0, "layer": 0, "farkas": 0, "split": 0}
+    seen = set()
+    stack: list[tuple[int, frozenset, frozenset]] = [(0, frozenset(), frozenset())]
+    while stack:
+        index, out, inside = stack.pop()
+        require(isinstance(index, int) and 0 <= index < len(tree) and index not in seen, f"node {index} missing or reached twice")
+        seen.add(index)
+        node = tree[index]
+        require(isinstance(node, list) and node and node[0] in counts, f"node {index}: malformed")
+        counts[node[0]] += 1
+        if node[0] == "split":
+            require(len(node) == 4, f"node {index}: malformed split")
+            e = _point(node[1])
+            require(e in D and e not in out and e not in inside, f"node {index}: splits on {list(e)}, not a free point of E")
+            stack += [(node[2], out | {e}, inside), (node[3], out, inside | {e})]
+        elif node[0] == "count":
+            require(len(inside) > m, f"node {index}: count leaf with {len(inside)} points IN, not more than {m}")
+        elif node[0] == "layer":
+            c = integer(node[1]) if len(node) == 2 else -1
+            require(0 <= c < len(sizes), f"node {index}: no coordinate {c}")
+            require(all(e in out for e in D if e[c] == q_low[c]), f"node {index}: a point of layer {c} is not OUT")
+        else:
+            k = integer(node[1]) if len(node) == 2 else -1
+            require(0 <= k < len(vectors), f"node {index}: no multiplier vector {k}")  # type: ignore[arg-type]
+            if k not in checked:
+                checked[k] = _closes(vectors[k], D, N)  # type: ignore[index]
+            rhs = Fraction(0)
+            for side, e, lam in checked[k]:
+                if side == "N" and e in D or side == "D" and lam < 0:
+                    require(e in out, f"node {index}: multipliers use the equality of {side}{list(e)}, which is not OUT")
+                if side == "D" and lam > 0 and e in inside:
+                    rhs += lam
+            require(rhs > 0, f"node {index}: the multipliers prove 0 ≥ {rhs}, no contradiction")
+    require(len(seen) == len(tree), "the refutation has nodes outside the tree")
+    return counts

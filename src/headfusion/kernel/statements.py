@@ -1,0 +1,94 @@
+"""The words a reader sees, generated from checked numbers: lemma statements, claim statements.
+
+The kernel compares every stored statement with the text generated here, so a
+certificate cannot say more than its checked data.  Proofs of the lemmas are prose in
+the LaTeX template; the kernel checks their instances.
+"""
+
+from __future__ import annotations
+
+LEMMAS: dict[str, tuple[str, tuple[str, ...], str]] = {
+    # id: (name, lemmas it rests on, statement)
+    "L1": ("Merge", (), r"Atoms with equal keys merge; a head is a pair $(N,D)$ of exponential polynomials with positive coefficients in $D$ and $\operatorname{supp}N\subseteq\operatorname{supp}D$, of size $|\operatorname{supp}D|$."),
+    "L2": ("Components", ("L1",), r"Let $F=P'/Q'$ with $P',Q'$ exponential polynomials with keys in the lattice $\Lambda$ and $S=\operatorname{supp}P'\cup\operatorname{supp}Q'$. A head of minimum size for $F$ may be taken connected (keys joined by differences in $S-S$), with keys in $\Lambda$."),
+    "L3": ("Finite box", ("L2",), r"A connected head with $m$ atoms has keys spanning at most $(m-1)w_c$ in each coordinate $c$ of $\Lambda$, where $w_c$ is the width of $S$ in coordinate $c$."),
+    "L4": ("Divisibility", ("L2",), r"If $\gcd(P',Q')=1$ in $\mathbb{R}[\Lambda]$, every head $N/D=F$ with keys in $\Lambda$ has $D=gQ'$ and $N=gP'$ for an exponential polynomial $g$."),
+    "L5": ("Newton polytopes", ("L1", "L4"), r"$\operatorname{Newt}(gQ')=\operatorname{Newt}(g)+\operatorname{Newt}(Q')$, and each vertex of a Minkowski sum is the sum of a unique pair of vertices of the summands; hence $\operatorname{Newt}(gQ')$ has at least as many vertices as $\operatorname{Newt}(Q')$ and $m^*(F)\ge\#\operatorname{vert}\operatorname{Newt}(Q')$."),
+    "L6": ("Face limits", ("L1",), r"If $F$ is not invariant along $c$, then $m^*(F)\ge m^*(F_c)+m^*(F_{-c})$ with $F_c(q)=\lim_{s\to\infty}F(q+sc)$."),
+    "LP": ("Product", (), r"For blocks on disjoint variables with $\gcd(P'_B,Q'_B)=1$, $F=c+\sum_B P'_B/Q'_B$ has lowest-terms denominator $Q'=\prod_B Q'_B$; block heads $N_B/D_B$ give a product head with $\prod_B|\operatorname{supp}D_B|$ atoms, and $\operatorname{Newt}(Q')=\prod_B\operatorname{Newt}(Q'_B)$ has $\prod_B\#\operatorname{vert}$ vertices."),
+    "LC": ("Coprimality certificates", (), r"If $Q'=u\prod_i f_i^{e_i}$ with $u$ a unit and each $f_i$ coprime to $P'$, then $\gcd(P',Q')=1$. A binomial with a primitive exponent difference and a monomial coefficient is irreducible; one that leaves a remainder on $P'$ is coprime to it. If $a$ separates the differences of $\operatorname{supp}f$ and $AP'(y^a)+Bf(y^a)$ is a nonzero monomial, then $f$ is coprime to $P'$."),
+    "LZ": ("Parallelepipeds", (), r"A product of binomials whose exponent differences are linearly independent has a Newton polytope with $2^k$ vertices, $k$ the number of binomials."),
+    "LR": ("Refutations", ("L3", "L4"), r"If a refutation tree over the box of Lemma L3 closes every leaf (by count, lowest layer, or Farkas multipliers), no head with at most $m$ atoms represents $F$."),
+}
+
+
+def tex_int(value: int) -> str:
+    """An integer for LaTeX: in full up to 30 digits, else 2^k or its first digits and length."""
+    text = str(value)
+    if len(text) <= 30:
+        return text
+    if value > 0 and value & (value - 1) == 0:
+        return rf"2^{{{value.bit_length() - 1}}}"
+    return rf"{text[:8]}\dots\ ({len(text)}\text{{ digits}})"
+
+
+def tex_rational(num: int, den: int) -> str:
+    """A rational for LaTeX."""
+    if den == 1:
+        return str(num)
+    return rf"{'-' if num < 0 else ''}\tfrac{{{abs(num)}}}{{{den}}}"
+
+
+def definition(heads: int, constant: tuple[int, int], dimension: int, terms: int) -> str:
+    return (rf"$F$ is the sum of the {heads} heads of Table~\ref{{tab:heads}} plus the constant ${tex_rational(*constant)}$, "
+            rf"on $q\in\mathbb{{R}}^{{{dimension}}}$; its multi-head cost is {terms} head-atom terms.")
+
+
+def exp_form(blocks: int, rank: int) -> str:
+    return (rf"$F=c+\sum_B P'_B/Q'_B$ over {blocks} block(s) on disjoint variables, in the lattice "
+            rf"$\Lambda=\bigoplus_B\Lambda_B$ of rank {rank}; each $P'_B/Q'_B$ equals the block's sum of heads "
+            r"$P_B/Q_B$ ($P'_BQ_B=P_BQ'_B$ coefficient by coefficient).")
+
+
+def coprime(shapes: int, binomials: int, bezout: int) -> str:
+    return (rf"$\gcd(P'_B,Q'_B)=1$ for each of the {shapes} block shape(s) ({binomials} factor(s) by the binomial rule, "
+            rf"{bezout} by a B\'ezout identity), so $F=P'/Q'$ is in lowest terms.")
+
+
+def construction(atoms: int) -> str:
+    return rf"The product head built from the blocks represents $F$ exactly with ${tex_int(atoms)}$ atoms; hence $m^*(F)\le {tex_int(atoms)}$."
+
+
+def newton(vertices: int, how: str) -> str:
+    return rf"$\operatorname{{Newt}}(Q')$ has ${tex_int(vertices)}$ vertices ({how}); hence $m^*(F)\ge {tex_int(vertices)}$."
+
+
+def face_limits(nodes: int, bound: int) -> str:
+    return (rf"The face-limit recursion over {nodes} function(s), each inner one not invariant along its direction, "
+            rf"gives $m^*(F)\ge {tex_int(bound)}$.")
+
+
+def refutation(m: int, leaves: dict[str, int]) -> str:
+    if "empty box" in leaves:
+        return rf"No head with at most {m} atoms represents $F$: the box of Lemma L3 is empty; hence $m^*(F)\ge {m + 1}$."
+    total = leaves["count"] + leaves["layer"] + leaves["farkas"]
+    return (rf"No head with at most {m} atoms represents $F$: a refutation tree with {total} leaves ({leaves['count']} count, "
+            rf"{leaves['layer']} layer, {leaves['farkas']} Farkas) closes the box of Lemma L3; hence $m^*(F)\ge {m + 1}$.")
+
+
+def head(atoms: int) -> str:
+    return rf"A head with {atoms} atoms represents $F$ exactly (coefficient identity); hence $m^*(F)\le {atoms}$."
+
+
+def testimony(m: int) -> str:
+    return rf"Solver testimony, not checked: a solver reported \emph{{unsat}} for a head with at most {m} atoms."
+
+
+def undecided(m: int) -> str:
+    return rf"Not decided: the search for a head with at most {m} atoms ended without a verdict."
+
+
+def theorem(lower: int, upper: int) -> str:
+    if lower == upper:
+        return rf"$m^*(F)={tex_int(lower)}$."
+    return rf"${tex_int(lower)}\le m^*(F)\le {tex_int(upper)}$."

@@ -1,0 +1,183 @@
+"""Evidence for the kernel, built from the producers' results (untrusted: the kernel replays it).
+
+Everything is in the format of `headfusion.kernel`: polynomials as [[exponent, coefficient]]
+in block lattice coordinates with the t-exponent last, keys sparse and 1-based.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import sympy
+
+from headfusion.algebra.expform import Block, ExpForm, x_support
+from headfusion.algebra.laurent import LPoly
+from headfusion.bounds.facelimits import FaceNode
+from headfusion.bounds.lower import NewtonBound
+from headfusion.bounds.polytope import explicit_vertices, rank
+from headfusion.kernel.poly import poly_json
+from headfusion.spec.numbers import rational_to_json
+
+
+def _shape_key(block: Block) -> tuple:
+    return (block.basis, block.P_reduced, block.Q_reduced)
+
+
+def block_shapes(form: ExpForm) -> tuple[list[Block], list[int]]:
+    """Distinct blocks up to renaming of variables (one representative each) and each block's shape index."""
+    shapes: dict[tuple, int] = {}
+    representatives: list[Block] = []
+    assignment = []
+    for block in form.blocks:
+        key = _shape_key(block)
+        if key not in shapes:
+            shapes[key] = len(representatives)
+            representatives.append(block)
+        assignment.append(shapes[key])
+    return representatives, assignment
+
+
+def exp_form_evidence(form: ExpForm) -> dict:
+    """Per shape: lattice basis and P′_B, Q′_B; per block: its shape, heads and variables."""
+    shapes, assignment = block_shapes(form)
+    return {
+        "t_scale": form.t_scale,
+        "shapes": [
+            {"denominator": b.basis.denominator, "rows": [[[j, v] for j, v in row] for row in b.basis.rows],
+             "P": poly_json(b.P_reduced.terms), "Q": poly_json(b.Q_reduced.terms)}
+            for b in shapes
+        ],
+        "blocks": [
+            {"shape": s, "heads": list(b.head_indices), "variables": [j + 1 for j in b.variables]}
+            for b, s in zip(form.blocks, assignment)
+        ],
+    }
+
+
+def _is_kernel_binomial(f: LPoly) -> bool:
+    """Two x-exponents with a primitive difference, one coefficient a t-monomial (Lemma LC)."""
+    groups = x_support(f)
+    if len(groups) != 2:
+        return False
+    (u, cu), (v, cv) = sorted(groups.items())
+    from math import gcd
+
+    return gcd(*(a - b for a, b in zip(u, v))) == 1 and (len(cu) == 1 or len(cv) == 1)
+
+
+def bezout(P: LPoly, f: LPoly) -> dict:
+    """A, B with A·P(y^a) + B·f(y^a) a nonzero monomial, a separating f's exponent differences (Lemma LC)."""
+    groups = list(x_support(f))
+    r = P.nvars - 1
+    widths = [max(e[c] for e in groups) - min(e[c] for e in groups) for c in range(r)]
+    a: list[int] = []
+    for c in range(r):
+        a.append(1 + sum(a[k] * widths[k] for k in range(c)))
+    y, t = sympy.symbols("y t")
+
+    def substituted(p: LPoly) -> tuple[sympy.Expr, int, int]:
+        terms: dict[tuple[int, int], Fraction] = {}
+        for e, c in p.terms.items():  # distinct x-exponents may meet at one power of y: add
+            k = (sum(x * w for x, w in zip(e[:-1], a)), e[-1])
+            terms[k] = terms.get(k, Fraction(0)) + c
+        ly, lt = min(k for k, _ in terms), min(k for _, k in terms)
+        expr = sum(sympy.Rational(c.numerator, c.denominator) * y ** (k - ly) * t ** (s - lt) for (k, s), c in terms.items())
+        return expr, ly, lt
+
+    p, py, pt = substituted(P)
+    q, qy, qt = substituted(f)
+    A, B, g = sympy.gcdex(sympy.Poly(p, y, domain="QQ(t)"), sympy.Poly(q, y, domain="QQ(t)"))
+    if g.degree() != 0:
+        raise ValueError("no Bezout identity: the factor shares a factor with P'")
+    A_expr, B_expr = sympy.together(A.as_expr()), sympy.together(B.as_expr())
+    den = sympy.lcm(sympy.fraction(A_expr)[1], sympy.fraction(B_expr)[1])
+    result = []
+    for expr, sy, st in ((A_expr, py, pt), (B_expr, qy, qt)):
+        scaled = sympy.expand(sympy.cancel(expr * den))
+        terms = sympy.Poly(scaled, y, t).terms() if scaled != 0 else []
+        result.append(poly_json({(k - sy, s - st): Fraction(int(c.p), int(c.q)) for (k, s), c in terms}))
+    return {"substitution": a, "A": result[0], "B": result[1]}
+
+
+def coprimality_evidence(form: ExpForm) -> dict:
+    """Per shape: the factors of Q′_B that remain after the gcd, each with its reason (Lemma LC)."""
+    shapes, _ = block_shapes(form)
+    out = []
+    for b in shapes:
+        factors = []
+        for f in b.factors:
+            remaining = f.in_denominator - f.in_gcd
+            if not remaining:
+                continue
+            item: dict[str, Any] = {"poly": poly_json(f.poly.terms), "multiplicity": remaining}
+            if _is_kernel_binomial(f.poly):
+                item["reason"] = "binomial"
+            else:
+                item.update({"reason": "bezout", **bezout(b.P_reduced, f.poly)})
+            factors.append(item)
+        out.append({"factors": factors})
+    return {"shapes": out}
+
+
+def construction_evidence(form: ExpForm) -> dict:
+    """Per shape: the block head N_B/D_B (lowest terms when that is a head, else the naive product)."""
+    shapes, _ = block_shapes(form)
+    return {"heads": [{"N": poly_json(b.head_numerator.terms), "D": poly_json(b.head_denominator.terms)} for b in shapes]}
+
+
+def newton_evidence(bound: NewtonBound, coprime: dict) -> dict:
+    """Per shape: "parallelepiped" when Q′_B's factors are independent binomials, else vertices with witnesses."""
+    shapes, assignment = block_shapes(bound.form)
+    out = []
+    for i, b in enumerate(shapes):
+        factors = coprime["shapes"][i]["factors"]
+        directions = []
+        for item in factors:
+            exps = sorted({tuple(e[:-1]) for e, _ in item["poly"]})
+            directions.append(tuple(x - y for x, y in zip(exps[0], exps[-1])) if len(exps) == 2 else None)
+        if None not in directions and rank(directions) == len(directions):
+            out.append({"method": "parallelepiped"})
+            continue
+        nb = bound.blocks[assignment.index(i)]
+        vertices = nb.vertices
+        if vertices is None:  # counted as a zonotope: the kernel wants the vertices themselves
+            vertices = explicit_vertices(sorted(x_support(b.Q_reduced)), expected=nb.count)
+        out.append({"method": "vertices", "vertices": [[list(v), list(c)] for v, c in vertices.vertices]})
+    return {"shapes": out}
+
+
+def canonical_json(form: tuple) -> list:
+    """JSON of a producer canonical form (the kernel's canonical layout)."""
+    return [
+        [rational_to_json(scale),
+         [[[[j + 1, rational_to_json(v)] for j, v in key], rational_to_json(c), rational_to_json(e), rational_to_json(val)]
+          for key, c, e, val in atoms]]
+        for scale, atoms in form
+    ]
+
+
+def face_evidence(tree: list[FaceNode]) -> dict:
+    """The face-limit tree: canonical forms, directions, children, bounds."""
+    return {"nodes": [
+        {"form": canonical_json(node.form), "bound": node.bound,
+         "direction": None if node.direction is None else [[j + 1, rational_to_json(v)] for j, v in node.direction],
+         "plus": node.plus, "minus": node.minus}
+        for node in tree
+    ]}
+
+
+def head_evidence(m: int, atoms_list: list[dict]) -> dict:
+    """An explicit head (dense q keys from the search) as sparse kernel atoms."""
+    head = []
+    for atom in atoms_list:
+        key = [[j + 1, v] for j, v in enumerate(atom["key"]) if v not in (0, "0")]
+        head.append({"key": key, "weight": atom["weight"], "value": atom["value"]})
+    return {"atoms": m, "head": head}
+
+
+def poly_of(data: list, nvars: int) -> dict[tuple[int, ...], Fraction]:
+    """Kernel polynomial from its JSON (for producers that need the kernel's exact P′, Q′)."""
+    from headfusion.kernel.poly import poly_from_json
+
+    return poly_from_json(data, nvars)

@@ -1,0 +1,89 @@
+"""Explore output: the table of bounds over d (CSV, JSON) and its pgfplots figure.
+
+`explore_pgfplots` draws head-atom terms and single-head bounds on a log2 scale as a
+tikzpicture that can be \\input anywhere; `write_explore` writes the table, the figure and,
+with a LaTeX engine, a standalone PDF and PNG of it.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+from headfusion.render.files import LATEX_TIMEOUT, atomic_write, compile_pdf, latex_engine, sanitize_slug
+from headfusion.render.tex import latex_escape, log2_int
+
+EXPLORE_COLUMNS = ("d", "heads", "head_atom_terms", "lower_bound", "lower_bound_method", "upper_bound", "minimum",
+                   "decided_by", "search_note")
+
+
+def explore_pgfplots(rows: list[dict], title: str) -> str:
+    """A tikzpicture (pgfplots, log2 scale) of cost and single-head bounds over d, \\input-able anywhere."""
+    def series(key: str) -> str:
+        points = [f"({r['d']},{log2_int(r[key]):.4f})" for r in rows if r.get(key)]
+        return " ".join(points)
+
+    lines = [
+        r"\begin{tikzpicture}",
+        r"\begin{axis}[width=11cm,height=7cm,xlabel={$d$},ylabel={$\log_2$ atoms},legend pos=north west,"
+        r"title={" + latex_escape(title) + r"},xtick=data,grid=major]",
+        r"\addplot[blue,mark=*] coordinates {" + series("head_atom_terms") + r"};",
+        r"\addlegendentry{multi-head: head-atom terms}",
+        r"\addplot[red,mark=square*] coordinates {" + series("upper_bound") + r"};",
+        r"\addlegendentry{single head: upper bound}",
+        r"\addplot[black,dashed,mark=triangle*] coordinates {" + series("lower_bound") + r"};",
+        r"\addlegendentry{single head: lower bound}",
+    ]
+    decided = series("minimum")
+    if decided:
+        lines += [r"\addplot[only marks,mark=o,mark size=4pt,green!50!black] coordinates {" + decided + r"};",
+                  r"\addlegendentry{minimum $m^*$ (decided)}"]
+    lines += [r"\end{axis}", r"\end{tikzpicture}", ""]
+    return "\n".join(lines)
+
+
+def write_explore(rows: list[dict], out_dir: Path, slug: str, title: str, png: bool = True) -> dict[str, Path]:
+    """Write <slug>.explore.{csv,json}, the pgfplots figure (.pgf.tex) and, with a LaTeX engine, PDF and PNG."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    slug = sanitize_slug(slug)
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(EXPLORE_COLUMNS)
+    for row in rows:
+        writer.writerow(["" if row.get(c) is None else row[c] for c in EXPLORE_COLUMNS])
+    figure = explore_pgfplots(rows, title)
+    files = {
+        "csv": (out_dir / f"{slug}.explore.csv", buffer.getvalue()),
+        "json": (out_dir / f"{slug}.explore.json", json.dumps({"title": title, "rows": rows}, indent=1) + "\n"),
+        "pgfplots": (out_dir / f"{slug}.explore.pgf.tex", figure),
+    }
+    paths: dict[str, Path] = {}
+    for kind, (path, text) in files.items():
+        atomic_write(path, text.encode("utf-8"))
+        paths[kind] = path
+    engine = latex_engine()
+    if png and engine is not None:
+        document = "\n".join([
+            r"\documentclass{article}",
+            r"\usepackage[paperwidth=12.5cm,paperheight=8.5cm,margin=2mm]{geometry}",
+            r"\usepackage{pgfplots}\pgfplotsset{compat=1.16}\pagestyle{empty}",
+            r"\begin{document}\centering", figure, r"\end{document}", "",
+        ])
+        with tempfile.TemporaryDirectory() as tmp:
+            tex = Path(tmp) / f"{slug}.explore.tex"
+            tex.write_text(document, encoding="utf-8")
+            pdf = compile_pdf(tex, engine)
+            atomic_write(out_dir / pdf.name, pdf.read_bytes())
+            paths["pdf"] = out_dir / pdf.name
+            if shutil.which("pdftoppm"):
+                subprocess.run(["pdftoppm", "-png", "-r", "110", "-singlefile", str(pdf), str(Path(tmp) / "plot")],
+                               check=True, stdin=subprocess.DEVNULL, capture_output=True, timeout=LATEX_TIMEOUT)
+                png_path = out_dir / f"{slug}.explore.png"
+                atomic_write(png_path, (Path(tmp) / "plot.png").read_bytes())
+                paths["png"] = png_path
+    return paths

@@ -1,0 +1,106 @@
+"""I/O at the edge: safe file names, atomic writes and the LaTeX engine that builds PDFs.
+
+Every file is written atomically (a temporary file in the target folder, then os.replace),
+so a reader never sees half a file.  `compile_pdf` runs latexmk or pdflatex in the .tex
+file's own folder with reproducible dates (SOURCE_DATE_EPOCH) and turns a failure into a
+one-line `RenderError` quoting the first LaTeX error.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+from headfusion.render.errors import RenderError
+
+LATEX_TIMEOUT = 600  # seconds per engine run
+
+INSTALL_HINT = "apt-get install -y texlive-latex-base texlive-latex-recommended texlive-pictures latexmk"
+
+_SAFE = re.compile(r"[^A-Za-z0-9_.-]")
+
+
+def sanitize_slug(slug: object) -> str:
+    """A file-name-safe slug: [A-Za-z0-9_.-] only, no leading dot, never empty."""
+    text = _SAFE.sub("_", str(slug)).lstrip(".")
+    return text[:120] or "certificate"
+
+
+def safe_file_name(name: object) -> bool:
+    """True for a plain file name (no folder): [A-Za-z0-9_.-] only, no leading dot, not empty."""
+    return isinstance(name, str) and not _SAFE.search(name) and not name.startswith(".") and bool(name)
+
+
+def latex_engine() -> str | None:
+    """"latexmk" or "pdflatex" when found on PATH, else None."""
+    if shutil.which("pdflatex") is None:
+        return None
+    return "latexmk" if shutil.which("latexmk") is not None else "pdflatex"
+
+
+def _umask() -> int:
+    current = os.umask(0o022)
+    os.umask(current)
+    return current
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    """Write data to path atomically: a temporary file in the same folder, then os.replace."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp creates 0600; give the usual permissions
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+
+
+def _first_latex_error(log: str) -> str:
+    lines = log.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith("!"):
+            where = next((l.strip() for l in lines[i + 1 : i + 12] if re.match(r"l\.\d+", l)), "")
+            return " ".join((line + (" (" + where + ")" if where else "")).split())
+    return ""
+
+
+def compile_pdf(tex_path: Path, engine: str) -> Path:
+    """Compile tex_path (in its own directory) and return the PDF path; RenderError on failure."""
+    workdir = tex_path.parent
+    env = dict(os.environ)
+    env.setdefault("SOURCE_DATE_EPOCH", "0")  # reproducible PDF dates
+    env.setdefault("FORCE_SOURCE_DATE", "1")
+    if engine == "latexmk":
+        commands = [["latexmk", "-pdf", "-interaction=nonstopmode", "-halt-on-error", tex_path.name]]
+    else:
+        commands = [["pdflatex", "-interaction=nonstopmode", "-halt-on-error", tex_path.name]] * 2
+    for command in commands:
+        try:
+            proc = subprocess.run(
+                command, cwd=workdir, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                timeout=LATEX_TIMEOUT, env=env, check=False,
+            )
+        except subprocess.TimeoutExpired:
+            raise RenderError(f"{command[0]} did not finish within {LATEX_TIMEOUT} s") from None
+        except OSError as exc:
+            raise RenderError(f"cannot run {command[0]}: {exc}") from None
+        if proc.returncode != 0:
+            log_path = tex_path.with_suffix(".log")
+            log = log_path.read_text(encoding="utf-8", errors="replace") if log_path.exists() else ""
+            error = _first_latex_error(log) or _first_latex_error(proc.stdout.decode("utf-8", "replace"))
+            raise RenderError(f"LaTeX failed on {tex_path.name}: {error or f'{command[0]} exited with {proc.returncode}'}")
+    pdf = tex_path.with_suffix(".pdf")
+    if not pdf.exists():
+        raise RenderError(f"{engine} produced no PDF for {tex_path.name}")
+    return pdf

@@ -1,0 +1,64 @@
+"""Writing a certificate: its JSON, its .tex, extra files (.smt2 queries) and the PDF.
+
+The only function here that touches the disk for a certificate; the document is rendered
+before anything is written, so a failure leaves no half-written certificate behind.
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from pathlib import Path
+
+from headfusion.render.errors import RenderError
+from headfusion.render.files import INSTALL_HINT, atomic_write, compile_pdf, latex_engine, safe_file_name, sanitize_slug
+from headfusion.render.latex import render_latex
+
+
+def write_certificate(
+    cert: dict,
+    out_dir: Path,
+    extra_files: dict[str, str] | None = None,
+    pdf: bool | None = None,
+) -> dict[str, Path]:
+    """Write <slug>.json, <slug>.tex, extra files and (optionally) <slug>.pdf into out_dir.
+
+    Returns {"json": path, "tex": path, "pdf": path (when built), <extra name>: path, ...}.
+    pdf=None builds the PDF when an engine is present, pdf=True requires it, pdf=False skips it.
+    Every file is written atomically (temporary file in out_dir, then os.replace).
+    """
+    out_dir = Path(out_dir)
+    slug = sanitize_slug(cert.get("spec", {}).get("slug", "certificate"))
+    engine = latex_engine()
+    if pdf is True and engine is None:
+        raise RenderError(f"no LaTeX engine found: {INSTALL_HINT}")
+    extra = dict(extra_files or {})
+    for name in extra:
+        if not safe_file_name(name):
+            raise RenderError(f"unsafe extra file name: {name!r}")
+        if name in (f"{slug}.json", f"{slug}.tex", f"{slug}.pdf"):
+            raise RenderError(f"extra file name clashes with the certificate: {name}")
+    tex = render_latex(cert)  # render before writing anything: no half-written certificate
+    json_text = json.dumps(cert, indent=1) + "\n"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written: dict[str, Path] = {}
+    pdf_bytes: bytes | None = None
+    if pdf is not False and engine is not None:
+        with tempfile.TemporaryDirectory(prefix="headfusion-tex-") as tmp:
+            tex_path = Path(tmp) / f"{slug}.tex"
+            tex_path.write_text(tex, encoding="utf-8")
+            pdf_bytes = compile_pdf(tex_path, engine).read_bytes()
+    paths = {"json": out_dir / f"{slug}.json", "tex": out_dir / f"{slug}.tex"}
+    atomic_write(paths["json"], json_text.encode("utf-8"))
+    written["json"] = paths["json"]
+    atomic_write(paths["tex"], tex.encode("utf-8"))
+    written["tex"] = paths["tex"]
+    for name in sorted(extra):
+        path = out_dir / name
+        atomic_write(path, extra[name].encode("utf-8"))
+        written[name] = path
+    if pdf_bytes is not None:
+        path = out_dir / f"{slug}.pdf"
+        atomic_write(path, pdf_bytes)
+        written["pdf"] = path
+    return written

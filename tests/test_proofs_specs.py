@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from headfusion.proof.certify import certify
-from headfusion.checker import verify_certificate
+from headfusion.kernel.verify import verify_certificate
 from headfusion.spec.load import load_spec
 
 PROOFS = sorted((Path(__file__).resolve().parent.parent / "proofs").glob("*.toml"))
@@ -26,4 +26,4 @@ def test_spec_certifies_and_verifies(path):
     summary = cert["summary"]
     assert summary["lower_bound"] <= summary["upper_bound"]
     report = verify_certificate(cert)
-    assert report.ok, [r for r in report.results if not r[2]]
+    assert report.ok, [r for r in report.rows if r[2] == "failed"]

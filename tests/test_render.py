@@ -72,9 +72,11 @@ def test_big_integers():
 
 
 def test_polynomials_use_e_powers_and_group_terms():
-    poly = {"nvars": 2, "terms": [[[0, 0], 1], [[1, 2], 1], [[1, 3], 1], [[2, 5], "1/2"]]}
+    poly = [[[0, 0], 1], [[1, 2], 1], [[1, 3], 1], [[2, 5], "1/2"]]
     assert tex_poly(poly, 6) == r"1 + \left(e^{1/3} + e^{1/2}\right) x_{1} + \tfrac{1}{2}e^{5/6} x_{1}^{2}"
-    assert tex_poly({"nvars": 3, "terms": [[[0, 0, 0], 1], [[1, 2, 0], -3]]}, 1) == "1 - 3x_{1} x_{2}^{2}"
+    assert tex_poly([[[0, 0, 0], 1], [[1, 2, 0], -3]], 1) == "1 - 3x_{1} x_{2}^{2}"
+    assert tex_poly([[[-1, 0], -1], [[0, 0], -1]], 1, ["y"]) == "-y^{-1} - 1"
+    assert tex_poly([], 1) == "0"
 
 
 def test_statements_with_big_counts_compile_in_text_mode():
@@ -94,7 +96,9 @@ def test_dag_layout_is_layered_and_deterministic():
     layout = dag_layout(claims)
     layer = {n["label"]: n["layer"] for n in layout["nodes"]}
     assert layer["lemma:L1"] == 0 and layer["def:F"] == 0
-    assert layer["exp-form"] == 1 and layer["coprime"] == 2 and layer["lower:newton"] == 3
+    assert layer["exp-form"] == 1 and layer["coprime"] == 2 and layer["lemma:L5"] == 3 and layer["lower:newton"] == 4
+    for c in claims:  # a claim sits one layer right of its deepest dependency
+        assert layer[c["id"]] == (1 + max(layer[d] for d in c["depends_on"]) if c["depends_on"] else 0)
     assert layer["theorem"] == max(layer.values())
     assert layout == dag_layout(copy.deepcopy(claims))
 
@@ -103,27 +107,36 @@ def test_dag_layout_is_layered_and_deterministic():
 
 
 def test_w3_tex_reads_as_a_complete_proof():
-    tex = render_latex(cert_for("W", 3))
+    cert = cert_for("W", 3)
+    tex = render_latex(cert)
+    assert cert["format"] == "headfusion-certificate/2"
     assert r"m^*(F)=8" in tex
     assert r"\label{tab:heads}" in tex and r"\label{tab:faces}" in tex
-    # eight vertex witnesses in q coordinates: witness c = 2·1_S − 1
-    vertices = re.findall(r"^\d+ & \((\d),(\d),(\d)\) & \(([-\d]+),([-\d]+),([-\d]+)\) & \d+\\\\$", tex, re.M)
-    assert len(vertices) == 8
-    for row in vertices:
-        v, c = [int(x) for x in row[:3]], [int(x) for x in row[3:]]
-        assert c == [2 * x - 1 for x in v]
-    # eight atoms of the construction, value |S|
-    atoms = re.findall(r"^\d+ & \((\d),(\d),(\d)\) & 1 & (\d)\\\\$", tex, re.M)
-    assert len(atoms) == 8 and all(sum(map(int, a[:3])) == int(a[3]) for a in atoms)
-    # coprimality, divisibility, the face-limit induction, every lemma proved
-    assert r"f=1 + x_{1}" in tex and r"\nmid P'_B" in tex
-    assert r"Q'\mid D" in tex
+    # exponential form per shape: lattice basis, P'_B and Q'_B in lowest terms
+    assert r"x_{1}=e^{q_{1}}" in tex
+    assert r"P'_B&=x_{1}," in tex and r"Q'_B&=1 + x_{1}," in tex
+    # lowest terms by the binomial rule; the parallelepiped of Lemma LZ; the product rule
+    assert r"$f=1 + x_{1}$" in tex and r"\emph{binomial rule}" in tex and r"f\nmid P'_B" in tex
+    assert r"parallelepiped with $2^{1}=2$ vertices" in tex
+    assert re.search(r"^\(0\) & 0 & 1 & 0\\\\$", tex, re.M) and re.search(r"^\(1\) & q_\{1\} & 1 & 1\\\\$", tex, re.M)
+    assert r"$2^{3}=8$ atoms" in tex
     assert re.search(r"^0 & \\raggedright \$\\sigma\(q_\{1\}\) \+ \\sigma\(q_\{2\}\) \+ \\sigma\(q_\{3\}\)\$ & \$e_\{1\}\$ & 1 & 1 & \$8\$", tex, re.M)
-    for lemma in ("L1", "L2", "L3", "L4", "L5", "L6", "LP"):
+    lemmas = [c["id"][6:] for c in cert["claims"] if c["kind"] == "lemma"]
+    for lemma in lemmas:
         assert rf"\label{{lem:{lemma}}}" in tex
-    assert tex.count(r"\begin{proof}") >= 8
+    assert "See the JSON evidence" not in tex  # every lemma has its proof in prose
+    assert tex.count(r"\begin{proof}") == len(lemmas) + 1
     assert r"headfusion verify W\_d3.json" in tex
     assert "headfusion certify W --d 3" in tex.replace(r"\allowbreak{}", "")
+
+
+def test_theorem_shows_only_the_kernel_statement():
+    for spec, d in (("W", 3), ("sigmoid(q1)+sigmoid(2*q1)", None)):
+        cert = cert_for(spec, d)
+        tex = render_latex(cert)
+        body = tex.split(r"\begin{theorem}\label{thm:main}")[1].split(r"\end{theorem}")[0]
+        statement = next(c["statement"] for c in cert["claims"] if c["id"] == "theorem")
+        assert body.strip() == r"Let $F$ be the function of Table~\ref{tab:heads}. Then " + statement
 
 
 def test_render_is_deterministic_and_independent_of_dict_order():
@@ -146,7 +159,8 @@ def test_large_family_is_summarised_not_listed():
     assert len(tex) < 60_000
     assert r"m^*(F)=2^{1000}" in tex
     assert "988 more heads" in tex and "988 more blocks" in tex
-    assert r"$2^{1000}$ atoms" in tex  # construction described structurally
+    assert re.search(r"that is\s+\$2\^\{1000\}\$ atoms", tex)  # construction described by the product rule
+    assert r"\cdots(1 + x_{1000})" in tex  # Q' = Π_B Q'_B written with its first and last factors
     assert r"\label{tab:faces}" in tex  # referenced label always exists
     tex20 = render_latex(cert_for("W", 20))
     assert r"m^*(F)=1\,048\,576" in tex20 and len(tex20) < 60_000
@@ -159,6 +173,8 @@ def test_large_family_is_summarised_not_listed():
         "sigmoid(q1-q2)+sigmoid(q2-q3)+sigmoid(q1-q3)",
         "sigmoid(q1/2 + log(3)) + 1/2 + tanh(q2+1)",
         "sigmoid(q1+1/2)+sigmoid(q1+1/3)",
+        "sigmoid(q1+1/2)+sigmoid(2*q1-1/3)",
+        "attn([0,q1,q2],[1,2,5]) + sigmoid(q1)",
     ],
 )
 def test_other_functions_render(spec):
@@ -169,41 +185,84 @@ def test_other_functions_render(spec):
 
 def test_transcendental_weights_render_as_powers_of_e():
     tex = render_latex(cert_for("sigmoid(q1/2 + log(3)) + 1/2 + tanh(q2+1)"))
-    assert r"3e^{2}" in tex  # the fused atom with weight 3*exp(2)
+    assert re.search(r"^\(1\) & 2q_\{2\} & e\^\{2\} & 1\\\\$", tex, re.M)  # the tanh block's atom with weight e^2
     assert r"m^*(F)=4" in tex
+    tex = render_latex(cert_for("sigmoid(q1+1/2)+sigmoid(2*q1-1/3)"))
+    assert r"P'_B&=e^{1/2} x_{1} + e^{-1/3} x_{1}^{2} + 2e^{1/6} x_{1}^{3}," in tex
+    assert r"t=e^{1/6}" in tex
 
 
-def test_series_figure_uses_log2_values():
+def test_bezout_identities_are_written_out():
+    tex = render_latex(cert_for("sigmoid(q1) + sigmoid(2*q1)"))
+    assert r"\emph{B\'ezout identity}" in tex
+    assert r"P'_B(y^a)&=y + y^{2} + 2y^{3}" in tex and r"f(y^a)&=1 + y^{2}" in tex
+    assert r"A&=-y^{-1} - 1,\qquad B=3 + 2y" in tex
+    assert r"A\,P'_B(y^a)+B\,f(y^a)&=2," in tex  # (−1/y − 1)(y + y² + 2y³) + (3 + 2y)(1 + y²) = 2
+    tex = render_latex(cert_for("attn([0,q1,q2],[1,2,5]) + sigmoid(q1)"))
+    assert r"x_{1}=y,\ x_{2}=y^{2}" in tex and r"A\,P'_B(y^a)+B\,f(y^a)&=13," in tex
+
+
+def test_vertex_witnesses_are_tabulated_with_margins():
+    tex = render_latex(cert_for("proofs/tournament_cycle.toml", 3))
+    rows = re.findall(r"^\((\d),(\d),(\d)\) & \(([-\d]+),([-\d]+),([-\d]+)\) & (\d+)\\\\$", tex, re.M)
+    assert len(rows) == 6 and all(int(r[6]) >= 1 for r in rows)
+    assert r"\section{The TOML source of the function}" in tex and r"[graph]" in tex
+
+
+def test_no_series_plot():
     cert = cert_for("W", 3)
-    assert r"\begin{axis}" not in render_latex(cert)
-    cert["series"] = [
-        {"d": d, "head_atom_terms": 2 * d, "lower_bound": 2**d, "upper_bound": 2**d} for d in (1000, 1, 2, 3)
-    ]
-    tex = render_latex(cert)
-    assert r"\begin{axis}" in tex
-    assert "(1,1.0000) (2,2.0000) (3,3.0000) (1000,1000.0000)" in tex
+    cert["series"] = [{"d": d, "head_atom_terms": 2 * d, "lower_bound": 2**d, "upper_bound": 2**d} for d in (1, 2, 3)]
+    tex = render_latex(cert)  # a stray series (unchecked data) is never plotted
+    assert r"\begin{axis}" not in tex and "pgfplots" not in tex
+
+
+@lru_cache(maxsize=None)
+def _search_cert_json() -> str:
+    pytest.importorskip("highspy")
+    import time
+
+    from headfusion.algebra.expform import combined_polys, exponential_form
+    from headfusion.solving.refute import refute
+
+    spec = load_spec("sigmoid(q1) + sigmoid(2*q1)")
+    P, Q = combined_polys(exponential_form(spec.model))
+    results = []
+    for m in (2, 3):
+        found = refute(P.terms, Q.terms, m, deadline=time.time() + 60)
+        assert found.status == "unsat"
+        results.append({"status": "unsat", "atoms": m, "refutation": found.evidence})
+    results.append({"status": "unsat", "atoms": 1, "solver": {"name": "z3", "version": "4.13.0"}, "query_sha256": "ab" * 32,
+                    "options": {"encoding": "cofactor", "symmetry": True},
+                    "cross_check": {"cvc5": {"version": "1.2.0", "status": "unsat"}}})
+    results.append({"status": "unknown", "atoms": 3, "reason": "time limit 60 s"})
+    return json.dumps(build_certificate(spec, ["headfusion", "certify"], search_results=results))
 
 
 def _search_cert() -> dict:
-    spec = load_spec("sigmoid(q1-q2)+sigmoid(q2-q3)+sigmoid(q1-q3)")
-    results = [
-        {"status": "unsat", "atoms": m, "solver": {"name": "z3", "version": "4.13.0"}, "query_sha256": "ab" * 32,
-         "encoding": "cofactor+sym", "box": {"shape": [m, m, m], "points": m**3, "cofactor_shape": [2, 2, 2], "cofactor_points": 8},
-         "options": {"encoding": "cofactor", "symmetry": True}, "smt2_file": f"tri.m{m}.smt2",
-         "cross_check": {"solver": "cvc5", "version": "1.2.0", "status": "unsat", "query_sha256": "cd" * 32}}
-        for m in (5, 6)
-    ]
-    return json.loads(json.dumps(build_certificate(spec, ["headfusion", "certify"], search_results=results)))
+    return json.loads(_search_cert_json())
 
 
-def test_search_claims_render_honestly():
-    tex = render_latex(_search_cert())
-    assert "z3 4.13.0 reports \\emph{unsat}" in tex
-    assert "proved by z3" not in tex
-    assert "rests on solver verdicts" in tex
-    assert r"\label{sec:search}" in tex
-    assert r"$\{0,\dots,5\}^{3}$ (216 points)" in tex and r"tri.m6.smt2" in tex.replace(r"\allowbreak{}", "")
-    assert r"cvc5 1.2.0 reports \emph{unsat} on the same query" in tex
+def test_refutations_are_proofs_and_testimony_stays_apart():
+    cert = _search_cert()
+    tex = render_latex(cert)
+    assert cert["summary"]["status"] == "proved" and r"m^*(F)=4" in tex
+    checked, testimony = tex.split(r"\section{Solver testimony (not checked)}")
+    # the refutations: tree sizes, leaves by kind, one Farkas leaf written out with its rows
+    assert r"\section{Searches with checked results}" in checked
+    assert r"\texttt{search:m2}: no head with at most 2 atoms" in checked
+    assert "One Farkas leaf, written out" in checked and checked.count("One Farkas leaf") == 1
+    assert re.search(r"^D_\{\(0\)\} & 2 & \$\\ge1\$ \(IN\) & g_\{\(0\)\}\\\\$", checked, re.M)  # D_0 = g_0 ≥ 1
+    assert re.search(r"^N_\{\(3\)\} & -1 & \$=0\$ \(OUT\) & 2g_\{\(0\)\}\\\\$", checked, re.M)  # N_3 = 2 g_0 = 0
+    assert r"\sum\lambda r=2>0" in checked
+    # testimony and undecided searches: listed apart, with solvers and hash, never in the theorem or the proof
+    assert "testimony:m1" not in checked and "unknown:m3" not in checked.split(r"\section{Proof of Theorem")[0]
+    assert r"z3 4.13.0 (\emph{unsat})" in testimony and "cvc5 1.2.0" in testimony and "abababab" in testimony
+    assert r"Reason: time limit 60 s." in testimony.replace(r"\allowbreak{}", "")
+    proof = testimony.split(r"\begin{proof}[Proof of Theorem~\ref{thm:main}]")[1].split(r"\end{proof}")[0]
+    assert r"\item \texttt{testimony:m1}" not in proof and "are not used" in proof
+    theorem = tex.split(r"\begin{theorem}")[1].split(r"\end{theorem}")[0]
+    assert "testimony" not in theorem and "solver" not in theorem.lower()
+    assert "checked" not in testimony.split(r"\section{Proof of Theorem")[0].replace("not checked", "").replace(r"\emph{not} checked", "")
 
 
 def _evil_cert() -> dict:
@@ -212,6 +271,7 @@ def _evil_cert() -> dict:
     cert["spec"]["text"] = EVIL
     cert["model"]["heads"][0]["label"] = EVIL
     cert["metadata"]["command"] = ["headfusion", "certify", EVIL]
+    cert["spec"]["source"] = EVIL + "\n  indented " + EVIL + "\n\\end{document}"
     return cert
 
 
@@ -220,6 +280,8 @@ def test_user_text_is_escaped_in_tex():
     assert r"\input{" not in tex
     assert r"\textbackslash{}input\{/etc/passwd\}" in tex
     assert r"50\%" in tex and r"a\_b" in tex and r"\#1" in tex and r"\&" in tex
+    assert tex.count(r"\end{document}") == 1  # not even the TOML source can end the document
+    assert r"\ \ indented" in tex
 
 
 # -- files and PDF ------------------------------------------------------------------------------
@@ -301,22 +363,14 @@ def test_w1000_pdf_compiles(tmp_path):
 
 @needs_latex
 def test_search_certificate_compiles(tmp_path):
-    paths = write_certificate(_search_cert(), tmp_path, extra_files={"tri.m6.smt2": "(check-sat)\n"}, pdf=True)
-    assert paths["pdf"].exists() and paths["tri.m6.smt2"].read_text() == "(check-sat)\n"
+    paths = write_certificate(_search_cert(), tmp_path, extra_files={"q.m1.smt2": "(check-sat)\n"}, pdf=True)
+    assert paths["pdf"].exists() and paths["q.m1.smt2"].read_text() == "(check-sat)\n"
+    text = pdf_text(paths["pdf"])
+    if text is not None:
+        assert "Solver testimony (not checked)" in text and "One Farkas leaf, written out" in text
 
 
-def test_zonotope_shapes_render_structurally():
-    from headfusion.proof.claims import LEMMAS
-
-    cert = cert_for("sigmoid(q1-q2)+sigmoid(q2-q3)+sigmoid(q1-q3)")
-    cert["claims"].insert(7, {"id": "lemma:LZ", "kind": "lemma", "title": "Lemma LZ (Zonotopes)",
-                              "statement": LEMMAS["LZ"][1], "depends_on": [], "check": "lemma", "evidence": {"lemma": "LZ"}})
-    for claim in cert["claims"]:
-        if claim["id"] == "lower:newton":
-            claim["depends_on"].append("lemma:LZ")
-            claim["evidence"]["shapes"][0] = {"method": "zonotope", "count": 6, "directions": [[1, -1, 0], [0, 1, -1], [1, 0, -1]]}
-            claim["evidence"]["vertex_witnesses"] = []
-    tex = render_latex(cert)
-    assert r"\label{lem:LZ}" in tex and "Zaslavsky" in tex
-    assert r"(1,-1,0), (0,1,-1), (1,0,-1)" in tex
-    assert "are not listed one by one" in tex
+@needs_latex
+def test_toml_certificate_compiles(tmp_path):
+    paths = write_certificate(cert_for("proofs/tournament_cycle.toml", 3), tmp_path, pdf=True)
+    assert paths["pdf"].exists()

@@ -15,7 +15,8 @@ import sympy
 from headfusion.algebra.expform import combined_polys, exponential_form
 from headfusion.spec.model import MultiHead
 from headfusion.solving.solver import minimize, search
-from headfusion.solving.smtlib import Options, problem_from_form, query_sha256, query_text, slice_bound
+from headfusion.solving.problem import problem_from_form, slice_bound
+from headfusion.solving.smtlib import Options, query_sha256, query_text
 from headfusion.spec.load import load_spec
 
 from .conftest import run_cli, run_json

@@ -8,6 +8,6 @@
 
 __version__ = "0.1.0"
 
-from .api import Analysis, Certificate, Search, Verification, analyze, certify, search, verify  # noqa: E402
+from headfusion.api import Analysis, Certificate, Search, Verification, analyze, certify, search, verify  # noqa: E402
 
 __all__ = ["Analysis", "Certificate", "Search", "Verification", "analyze", "certify", "search", "verify", "__version__"]

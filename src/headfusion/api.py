@@ -139,9 +139,10 @@ def certify(spec: str, d: int | None = None, out: str | Path = "out", pdf: bool 
 
 
 def verify(certificate: str | Path | dict[str, Any]) -> Verification:
-    """Re-check every claim of a certificate (a path or the loaded data)."""
-    from .checker import load_certificate, verify_certificate
+    """Replay every claim of a certificate with the kernel (a path or the loaded data)."""
+    from headfusion.kernel.base import parse_json, read_certificate_text
+    from headfusion.kernel.verify import verify_certificate
 
-    data = certificate if isinstance(certificate, dict) else load_certificate(Path(certificate).read_text(encoding="utf-8"))
+    data = certificate if isinstance(certificate, dict) else parse_json(read_certificate_text(str(certificate)))
     report = verify_certificate(json.loads(json.dumps(data)))
-    return Verification(report.ok, [{"id": i, "kind": k, "ok": ok, "message": m} for i, k, ok, m in report.results])
+    return Verification(report.ok, [{"id": i, "kind": k, "ok": o != "failed", "outcome": o, "message": m} for i, k, o, m in report.rows])

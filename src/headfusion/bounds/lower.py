@@ -242,6 +242,16 @@ def _hull_normals_2d(points: list[tuple[int, ...]]) -> list[tuple[int, int]]:
     return normals
 
 
+def primitive_direction(c: dict[int, Fraction]) -> tuple:
+    """The primitive integer multiple of c with a positive first entry (c and −c give the same L6 node)."""
+    if not c:
+        return ()
+    scale = lcm(*(v.denominator for v in c.values()))
+    ints = {j: int(v * scale) for j, v in c.items()}
+    g = gcd(*ints.values()) * (1 if ints[min(ints)] > 0 else -1)
+    return tuple(sorted((j, Fraction(v // g)) for j, v in ints.items()))
+
+
 def face_directions(model: MultiHead, form: ExpForm) -> list[tuple]:
     """Directions for L6: the coordinate axes, then the facet normals of planar blocks' Newt(Q′_B).
 
@@ -255,7 +265,7 @@ def face_directions(model: MultiHead, form: ExpForm) -> list[tuple]:
             continue
         for normal in _hull_normals_2d(block_support(block)):
             functional = witness_in_q(block, normal)
-            direction = tuple(sorted((j, Fraction(v)) for j, v in functional.items() if v))
+            direction = primitive_direction({j: Fraction(v) for j, v in functional.items() if v})
             if direction and direction not in seen:
                 seen.add(direction)
                 directions.append(direction)

@@ -19,7 +19,7 @@ MAX_POINTS = 200_000  # support points compared by one Newton or box check
 MAX_NODES = 2_000_000  # refutation tree nodes, face-limit nodes
 
 
-class SchemaError(ValueError):
+class SchemaError(Exception):
     """The input is not a certificate, or exceeds a stated limit (exit 2)."""
 
 

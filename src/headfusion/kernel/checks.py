@@ -104,6 +104,7 @@ def check_coprime(model: Model, ev: dict, facts: Facts) -> Result:
             f, e = poly_from_json(item["poly"], rank + 1), integer(item["multiplicity"])
             groups = x_groups(f)
             require(len(groups) >= 2 and e >= 1, f"shape {i}: a factor must involve x and have positive multiplicity")
+            require(all(min(x[c] for x in groups) == 0 for c in range(rank)), f"shape {i}: a factor is not normalised (lowest exponents 0)")
             for _ in range(e):
                 rest = divide(rest, f)
                 require(rest is not None, f"shape {i}: a stated factor does not divide Q'_B")
@@ -210,7 +211,8 @@ def check_faces(model: Model, ev: dict, facts: Facts) -> Result:
             require(node["bound"] == 1 and node.get("plus") is None and node.get("minus") is None, f"node {i}: a leaf bounds m* by 1")
             continue
         here = model_from_canonical(node["form"])
-        c = {integer(j) - 1: rational(v) for j, v in node["direction"]}
+        c = {integer(j) - 1: integer(v) for j, v in node["direction"]}
+        require(gcd(*c.values()) == 1 and c[min(c)] > 0, f"node {i}: direction not primitive with a positive first entry")
         plus, minus = integer(node["plus"]), integer(node["minus"])
         require(i < plus < len(nodes) and i < minus < len(nodes), f"node {i}: children must come later")
         require(nodes[plus]["form"] == canonical(face_limit(here, c)), f"node {i}: F_c is wrong")

@@ -43,40 +43,28 @@ def weight_from_json(value: object) -> tuple[Fraction, Fraction]:
     return rational(value), Fraction(0)
 
 
-def model_from_json(data: object) -> Model:
+def _atom(key: object, coef: Fraction, bias: Fraction, value: object) -> Atom:
+    require(isinstance(key, list) and coef > 0, "malformed atom (key list, positive weight)")
+    pairs = tuple(sorted((integer(j) - 1, rational(v)) for j, v in key))  # type: ignore[union-attr]
+    require(all(j >= 0 and v for j, v in pairs) and len({j for j, _ in pairs}) == len(pairs), "malformed key")
+    return Atom(pairs, coef, bias, rational(value))
+
+
+def model_from_json(data: dict) -> Model:
     """The model of a certificate (CheckFailed on anything malformed)."""
-    require(isinstance(data, dict) and isinstance(data.get("heads"), list), "malformed model")
-    dimension = integer(data["dimension"])  # type: ignore[index]
-    require(dimension >= 1, "dimension must be positive")
-    heads = []
-    for head in data["heads"]:  # type: ignore[index]
-        require(isinstance(head, dict) and isinstance(head.get("atoms"), list) and head["atoms"], "malformed head")
-        atoms = []
-        for a in head["atoms"]:
-            require(isinstance(a, dict) and isinstance(a.get("key"), list), "malformed atom")
-            key = tuple(sorted((integer(j) - 1, rational(v)) for j, v in a["key"]))
-            require(all(0 <= j < dimension and v for j, v in key) and len({j for j, _ in key}) == len(key), "malformed key")
-            coef, bias = weight_from_json(a["weight"])
-            require(coef > 0, "a weight must be positive")
-            atoms.append(Atom(key, coef, bias, rational(a["value"])))
-        heads.append((rational(head["scale"]), tuple(atoms)))
-    return Model(dimension, rational(data["constant"]), tuple(heads))  # type: ignore[index]
-
-
-def head_base(atoms: tuple[Atom, ...]) -> dict[int, Fraction]:
-    """The coordinate-wise minimum of a head's keys: N_h/D_h is unchanged by x^(−base)."""
-    keys = [dict(a.key) for a in atoms]
-    return {j: min(k.get(j, Fraction(0)) for k in keys) for j in {j for k in keys for j in k}}
+    dimension, heads = integer(data["dimension"]), []
+    for head in data["heads"]:
+        require(isinstance(head["atoms"], list) and head["atoms"], "a head needs atoms")
+        heads.append((rational(head["scale"]), tuple(_atom(a["key"], *weight_from_json(a["weight"]), a["value"]) for a in head["atoms"])))
+    require(dimension >= 1 and all(j < dimension for _, atoms in heads for a in atoms for j, _ in a.key), "keys outside the dimension")
+    return Model(dimension, rational(data["constant"]), tuple(heads))
 
 
 def relative_keys(atoms: tuple[Atom, ...]) -> list[dict[int, Fraction]]:
-    """Each key minus the head's base (nonzero entries only)."""
-    base = head_base(atoms)
-    out = []
-    for a in atoms:
-        key = dict(a.key)
-        out.append({j: key.get(j, Fraction(0)) - b for j, b in base.items() if key.get(j, Fraction(0)) != b})
-    return out
+    """Each key minus the head's coordinate-wise minimum key (N_h/D_h is unchanged by that translation)."""
+    keys = [dict(a.key) for a in atoms]
+    base = {j: min(k.get(j, Fraction(0)) for k in keys) for j in {j for k in keys for j in k}}
+    return [{j: k.get(j, Fraction(0)) - b for j, b in base.items() if k.get(j, Fraction(0)) != b} for k in keys]
 
 
 def t_scale(model: Model) -> int:
@@ -89,12 +77,10 @@ def head_polys(atoms: tuple[Atom, ...], exponent: Callable[[dict[int, Fraction]]
     num: Poly = {}
     den: Poly = {}
     for a, rel in zip(atoms, relative_keys(atoms)):
-        t_exp = a.bias * scale
-        require(t_exp.denominator == 1, "the t scale does not clear a bias denominator")
-        e = exponent(rel) + (int(t_exp),)
-        den = add(den, {e: a.coef})
-        num = add(num, {e: a.coef * a.value})
-    return num, den
+        require((a.bias * scale).denominator == 1, "the t scale does not clear a bias denominator")
+        e = exponent(rel) + (int(a.bias * scale),)
+        den[e], num[e] = den.get(e, 0) + a.coef, num.get(e, 0) + a.coef * a.value
+    return {e: c for e, c in num.items() if c}, den
 
 
 def group_polys(model: Model, heads: list[int], exponent: Callable, nvars: int, scale: int) -> tuple[Poly, Poly]:
@@ -109,18 +95,12 @@ def group_polys(model: Model, heads: list[int], exponent: Callable, nvars: int, 
     return P, Q
 
 
-def dot(key: Key | dict[int, Fraction], direction: dict[int, Fraction]) -> Fraction:
-    """⟨key, c⟩."""
-    items = key.items() if isinstance(key, dict) else key
-    return sum((v * direction.get(j, Fraction(0)) for j, v in items), Fraction(0))
-
-
-def face_limit(model: Model, direction: dict[int, Fraction]) -> Model:
+def face_limit(model: Model, c: dict[int, Fraction]) -> Model:
     """F_c = lim_{s→∞} F(q + s·c): each head keeps its atoms of maximal ⟨k, c⟩ (weights > 0)."""
     heads = []
     for scale, atoms in model.heads:
-        top = max(dot(a.key, direction) for a in atoms)
-        heads.append((scale, tuple(a for a in atoms if dot(a.key, direction) == top)))
+        levels = [sum((v * c.get(j, 0) for j, v in a.key), Fraction(0)) for a in atoms]
+        heads.append((scale, tuple(a for a, level in zip(atoms, levels) if level == max(levels))))
     return Model(model.dimension, model.constant, tuple(heads))
 
 
@@ -154,23 +134,11 @@ def canonical(model: Model) -> list:
     ]
 
 
-def model_from_canonical(form: object) -> Model:
+def model_from_canonical(form: list) -> Model:
     """A model realising a canonical form (constant 0)."""
-    require(isinstance(form, list), "malformed canonical form")
-    heads, dimension = [], 1
-    for item in form:  # type: ignore[union-attr]
-        require(isinstance(item, list) and len(item) == 2 and isinstance(item[1], list) and item[1], "malformed head")
-        atoms = []
-        for row in item[1]:
-            require(isinstance(row, list) and len(row) == 4 and isinstance(row[0], list), "malformed atom")
-            key = tuple(sorted((integer(j) - 1, rational(v)) for j, v in row[0]))
-            require(all(j >= 0 and v for j, v in key), "malformed key")
-            dimension = max([dimension] + [j + 1 for j, _ in key])
-            coef = rational(row[1])
-            require(coef > 0, "a weight must be positive")
-            atoms.append(Atom(key, coef, rational(row[2]), rational(row[3])))
-        heads.append((rational(item[0]), tuple(atoms)))
-    return Model(dimension, Fraction(0), tuple(heads))
+    heads = [(rational(scale), tuple(_atom(key, rational(c), rational(b), v) for key, c, b, v in rows)) for scale, rows in form]
+    require(all(atoms for _, atoms in heads), "a head needs atoms")
+    return Model(1 + max((j for _, atoms in heads for a in atoms for j, _ in a.key), default=0), Fraction(0), tuple(heads))
 
 
 def head_groups(model: Model, heads: list[int]) -> list[list[int]]:

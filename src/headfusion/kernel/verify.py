@@ -66,12 +66,12 @@ def rebuild(spec: dict) -> tuple[dict, dict]:
 
     try:
         if spec["kind"] == "toml":
-            built = load_toml_text(spec["source"], spec["text"], spec["d"])
+            built = load_toml_text(spec["source"], "the embedded TOML spec", spec["d"])
         else:
             built = load_spec(spec["text"], spec["d"])
     except Exception as exc:  # the statement layer refuses: the definition fails, with its reason
         raise CheckFailed(f"the spec does not rebuild: {exc}") from None
-    fields = {"kind": built.kind, "text": spec["text"], "source": built.source, "d": built.d, "title": built.title, "slug": built.slug}
+    fields = {"kind": built.kind, "text": None if built.kind == "toml" else built.text, "source": built.source, "d": built.d, "title": built.title, "slug": built.slug}
     return built.model.to_json(), fields
 
 
@@ -108,6 +108,8 @@ def verify_certificate(cert: object) -> Report:
     for key, kind in (("spec", dict), ("model", dict), ("summary", dict), ("claims", list)):
         if not isinstance(cert.get(key), kind):
             raise SchemaError(f"field '{key}' missing or not a {kind.__name__}")
+    if not set(cert) <= {"format", "spec", "model", "summary", "claims", "metadata"}:
+        raise SchemaError(f"unexpected top-level fields {sorted(set(cert) - {'format', 'spec', 'model', 'summary', 'claims', 'metadata'})}")
     rows: list[tuple[str, str, str, str]] = []
     facts: dict[str, dict] = {}
     try:

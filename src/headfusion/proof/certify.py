@@ -13,12 +13,11 @@ from dataclasses import dataclass
 from typing import Callable
 
 from headfusion.algebra.expform import ExpForm, exponential_form
-from headfusion.bounds.lower import face_limit_bound, lower_bound_summary, newton_bound
+from headfusion.bounds.lower import face_limit_bound, newton_bound
 from headfusion.proof.claims import build_certificate
-from headfusion.spec.load import Spec, load_spec
+from headfusion.spec.model import Spec
 
 CERT_MAX_BOX_POINTS = 20_000  # default searches only where the box is small
-SERIES_MAX_D = 8
 
 
 @dataclass(frozen=True)
@@ -66,10 +65,36 @@ def run_searches(
             name = f"{spec.slug}.m{m}.smt2"
             queries[name] = result.query_text
             data["smt2_file"] = name
+        if result.status == "unsat":
+            data["refutation"], why = find_refutation(form, m, timeout)
+            if data["refutation"] is None:
+                note = f"m = {m}: {why}; the solver's unsat stays testimony"
         results.append(data)
         if result.status != "unsat":
             break
     return results, queries, note
+
+
+def find_refutation(form: ExpForm, m: int, timeout: float) -> tuple[dict | None, str]:
+    """A refutation of "a head with at most m atoms" on the kernel's own question, or (None, why).
+
+    P′ and Q′ are computed by the kernel from the evidence the certificate will carry, so
+    the box and rows the producer works on are exactly those the kernel regenerates.
+    """
+    import time
+
+    from headfusion.kernel.checks import check_exp_form, combined
+    from headfusion.kernel.model import model_from_json
+    from headfusion.proof.evidence import exp_form_evidence
+    from headfusion.solving.refute import refute
+
+    model = model_from_json(form.model.to_json())
+    facts, _, _ = check_exp_form(model, exp_form_evidence(form), {})
+    P, Q = combined(model, facts)
+    found = refute(P, Q, m, deadline=time.time() + timeout)
+    if found.status == "unsat":
+        return found.evidence, ""
+    return None, f"the exact refutation search ended {found.status} ({found.stats.get('reason', 'time limit')})"
 
 
 def box_points(form, m: int) -> int:
@@ -92,38 +117,6 @@ def box_points(form, m: int) -> int:
     return total
 
 
-def family_series(spec: Spec, certified: dict) -> list[dict] | None:
-    """Head-atom terms and bounds over the family parameter d (for the plot), or None.
-
-    The row of the certified d is the certificate's own summary (checked by verify); the
-    other rows are recomputed by the same procedure and are not certified.
-    """
-    if spec.kind not in ("family", "toml") or spec.d is None:
-        return None
-    first = 1
-    if spec.kind == "toml":
-        from headfusion.spec.toml import toml_parameter_range
-
-        parameter = toml_parameter_range(spec.text)
-        if parameter is None:
-            return None
-        first = parameter.min
-    values = sorted(set(range(first, min(spec.d, first + SERIES_MAX_D - 1) + 1)) | {spec.d})
-    series = []
-    for d in values:
-        if d == spec.d:
-            series.append({"d": d, "head_atom_terms": certified["head_atom_terms"],
-                           "lower_bound": certified["lower_bound"], "upper_bound": certified["upper_bound"]})
-            continue
-        model = load_spec(spec.text, d).model
-        form = exponential_form(model)
-        summary = lower_bound_summary(form, witness_cap=0)
-        series.append(
-            {"d": d, "head_atom_terms": model.head_atom_terms, "lower_bound": summary["lower_bound"], "upper_bound": form.upper_bound}
-        )
-    return series
-
-
 def certify(
     spec: Spec,
     command: list[str],
@@ -142,8 +135,5 @@ def certify(
     if search:
         lower = max(newton.count, face[0] or 0)
         results, queries, note = run_searches(spec, form, lower, search_timeout, progress, timings)
-    certificate = build_certificate(spec, command, results, note, bounds=(form, newton, face))
-    series = family_series(spec, certificate["summary"])
-    if series is not None:
-        certificate["series"] = series
+    certificate = build_certificate(spec, command, results, [note] if note else [], bounds=(form, newton, face))
     return Certified(certificate, queries)

@@ -38,7 +38,8 @@ def versions() -> dict[str, str]:
 
 def spec_json(spec: Spec) -> dict:
     """The spec as a certificate embeds it: the full TOML text, never a path to it."""
-    return {"kind": spec.kind, "text": spec.text, "source": spec.source, "d": spec.d, "title": spec.title, "slug": spec.slug}
+    text = None if spec.kind == "toml" else spec.text  # a TOML spec is its embedded text, never a path
+    return {"kind": spec.kind, "text": text, "source": spec.source, "d": spec.d, "title": spec.title, "slug": spec.slug}
 
 
 def search_claims(results: list[dict]) -> list[tuple[str, dict]]:

@@ -1,16 +1,13 @@
-"""The figures of the certificate document: the claims graph and the series plot.
+"""The figure of the certificate document: the claims graph.
 
 `dag_layout` places the claims DAG in layers, left to right, deterministically (TikZ node
-positions and edges); `series_context` gives the log2 coordinates of the pgfplots figure of
-head-atom terms and single-head bounds over d, when the certificate carries a series.
+positions and edges).  (Certificates carry no plotted series: such data would be unchecked.)
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 from headfusion.render.errors import RenderError
-from headfusion.render.tex import log2_int, tex_text
+from headfusion.render.tex import tex_text
 
 
 def dag_layout(claims_list: list[dict]) -> dict:
@@ -91,22 +88,3 @@ def dag_layout(claims_list: list[dict]) -> dict:
             edges.append({"src": src, "dst": dst, "path": f"({src}.east) to[out=0,in=180] ({dst}.west)"})
     longest = max((len(c["id"]) for c in claims_list), default=4)
     return {"nodes": nodes, "edges": edges, "layers": nlayers, "width": f"{min(3.0, 0.2 * longest + 0.3):.1f}"}
-
-
-def series_context(cert: dict) -> dict | None:
-    """log2 coordinates of the series figure (head-atom terms and bounds over d); None without a series."""
-    series = cert.get("series")
-    if not series:
-        return None
-    out: dict[str, Any] = {}
-    items = sorted(series, key=lambda s: int(s["d"]))
-    ds = [int(item["d"]) for item in items]
-    out["xlog"] = bool(ds) and min(ds) >= 1 and max(ds) > 16 * min(ds)
-    for name in ("head_atom_terms", "lower_bound", "upper_bound"):
-        coords = []
-        for item in items:
-            value = item.get(name)
-            if isinstance(value, int) and not isinstance(value, bool) and value > 0:
-                coords.append(f"({int(item['d'])},{log2_int(value):.4f})")
-        out[name] = " ".join(coords)
-    return out

@@ -1,10 +1,12 @@
 """The mathematical sections of the certificate document, as template context.
 
-Each function reads one claim's evidence from the certificate dict (exact JSON data, never
-recomputed from the model) and returns the LaTeX snippets its section shows: the heads of the
-model, the exponential form with its shapes, factors and blocks (L1-L4), the construction
-behind the upper bound, and the Newton-polytope and face-limit lower bounds.  Long tables
-and polynomials are cut at the display caps below.
+Each function reads one claim's evidence from the certificate dict (exact JSON data in the
+format `headfusion-certificate/2`) and returns the LaTeX snippets its section shows: the
+heads of the model, the exponential form P′_B/Q′_B per shape with its lattice basis, the
+coprimality certificates of Lemma LC, the block heads behind the upper bound, and the
+Newton-polytope and face-limit lower bounds.  Long tables and polynomials are cut at the
+display caps below.  The only arithmetic done here is for display (substituted polynomials
+of a Bézout identity, margins of witnesses); the kernel is what checks.
 """
 
 from __future__ import annotations
@@ -12,21 +14,20 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Sequence
 
+from headfusion.kernel.checks import _substitute
+from headfusion.kernel.poly import add, mul, poly_from_json
 from headfusion.render.tex import (
-    MAX_DENSE_DIMENSION,
     as_fraction,
     coef_prefix,
     frac_tex,
-    key_header,
     tex_int,
-    tex_key,
     tex_linear,
     tex_note,
     tex_number,
     tex_poly,
     tex_ranges,
     tex_rational,
-    tex_text,
+    tex_t_coef,
     tex_tt,
     tex_vector,
 )
@@ -34,7 +35,7 @@ from headfusion.render.tex import (
 # display caps: tables are cut after this many rows, polynomials shown in full up to this many terms
 MAX_HEAD_ROWS = 12
 MAX_ATOMS_PER_HEAD = 8
-MAX_ATOM_ROWS = 64
+MAX_ATOM_ROWS = 32
 MAX_VERTEX_ROWS = 64
 MAX_FACE_ROWS = 64
 MAX_POLY_TERMS = 40
@@ -44,6 +45,7 @@ MAX_FACTORS_SHOWN = 12
 MAX_FACE_HEADS = 4
 MAX_FACTORED_BLOCKS = 8
 MAX_FACTOR_TERMS = 12
+MAX_BEZOUT_TERMS = 16
 
 
 def heads_context(cert: dict) -> dict:
@@ -76,19 +78,44 @@ def heads_context(cert: dict) -> dict:
     }
 
 
-def _shape_variables(basis: dict, variables: Sequence[int], names: Sequence[str] | None = None) -> list[str]:
+# -- lattice coordinates ------------------------------------------------------------------------
+
+
+def _q_key(shape: dict, variables: Sequence[int], exponent: Sequence[int]) -> list[list]:
+    """The q-coordinates (sparse, 1-based) of the lattice point Σ_i e_i b_i of a shape's basis in a block."""
+    den = int(shape["denominator"])
+    key: dict[int, Fraction] = {}
+    for e, row in zip(exponent, shape["rows"]):
+        for local, v in row:
+            j = variables[int(local)] if int(local) < len(variables) else int(local) + 1
+            key[j] = key.get(j, Fraction(0)) + Fraction(int(e) * int(v), den)
+    return [[j, v] for j, v in sorted(key.items()) if v]
+
+
+def _shape_variables(shape: dict, variables: Sequence[int], names: Sequence[str] | None = None) -> list[str]:
     """x_i = e^{<b_i, q>} for each basis row, with the block's q indices."""
-    den = int(basis["denominator"])
     out = []
-    for i, row in enumerate(basis["rows"]):
-        sparse = [[variables[int(local)] if int(local) < len(variables) else int(local) + 1, Fraction(int(v), den)] for local, v in row]
+    for i in range(len(shape["rows"])):
+        unit = [1 if k == i else 0 for k in range(len(shape["rows"]))]
         name = names[i] if names is not None else f"x_{{{i + 1}}}"
-        out.append(rf"{name}=e^{{{tex_linear(sparse)}}}")
+        out.append(rf"{name}=e^{{{tex_linear(_q_key(shape, variables, unit))}}}")
     return out
 
 
-def _x_support(poly: dict) -> list[tuple[int, ...]]:
-    return sorted({tuple(int(x) for x in e[:-1]) for e, c in poly["terms"] if as_fraction(c) != 0})
+def _x_groups(terms: list) -> dict[tuple[int, ...], list[tuple[int, Fraction]]]:
+    """x-exponent -> [(t-exponent, coefficient)], sorted."""
+    groups: dict[tuple[int, ...], list[tuple[int, Fraction]]] = {}
+    for e, c in terms:
+        if as_fraction(c) != 0:
+            groups.setdefault(tuple(int(x) for x in e[:-1]), []).append((int(e[-1]), as_fraction(c)))
+    return {k: sorted(v) for k, v in sorted(groups.items())}
+
+
+def _poly_or_count(terms: list, t_scale: int, names: Sequence[str] | None = None, cap: int = MAX_POLY_TERMS) -> dict:
+    return {"tex": tex_poly(terms, t_scale, names) if len(terms) <= cap else None, "terms": len(terms)}
+
+
+# -- exponential form, lowest terms, Newton polytopes --------------------------------------------
 
 
 def _factored_form(ev: dict, t_scale: int) -> dict | None:
@@ -96,7 +123,7 @@ def _factored_form(ev: dict, t_scale: int) -> dict | None:
     blocks, shapes = ev.get("blocks", []), ev.get("shapes", [])
     if len(blocks) < 2:
         return None
-    rank_one = all(len(sh["basis"]["rows"]) == 1 for sh in shapes)
+    rank_one = all(len(sh["rows"]) == 1 for sh in shapes)
     indices = list(range(len(blocks)))
     truncated = len(blocks) > MAX_FACTORED_BLOCKS
     if truncated:
@@ -104,15 +131,14 @@ def _factored_form(ev: dict, t_scale: int) -> dict | None:
     factors, definitions = [], []
     for i in indices:
         shape = shapes[blocks[i]["shape"]]
-        poly = shape["Q_reduced"]
-        if len(poly["terms"]) > MAX_FACTOR_TERMS:
+        if len(shape["Q"]) > MAX_FACTOR_TERMS:
             return None
-        rank = len(shape["basis"]["rows"])
+        rank = len(shape["rows"])
         names = [f"x_{{{i + 1}}}"] if rank_one else [f"x_{{{i + 1},{r + 1}}}" for r in range(rank)]
-        if len(poly["terms"]) <= 1:
+        if len(_x_groups(shape["Q"])) <= 1:
             continue  # a unit (constant block): no factor
-        factors.append(f"({tex_poly(poly, t_scale, names)})")
-        definitions += _shape_variables(shape["basis"], blocks[i]["variables"], names)
+        factors.append(f"({tex_poly(shape['Q'], t_scale, names)})")
+        definitions += _shape_variables(shape, blocks[i]["variables"], names)
     if not factors or (truncated and len(factors) < 4):
         return None
     if truncated:
@@ -121,8 +147,75 @@ def _factored_form(ev: dict, t_scale: int) -> dict | None:
     return {"product": "".join(factors), "definitions": r",\ ".join(definitions)}
 
 
+def _binomial_difference(terms: list) -> list[int] | None:
+    groups = sorted(_x_groups(terms))
+    if len(groups) != 2:
+        return None
+    return [x - y for x, y in zip(groups[1], groups[0])]
+
+
+def _bezout_tex(item: dict, P: list, rank: int, t_scale: int) -> dict:
+    """The Bézout identity of a factor, with P′(y^a), f(y^a) and the monomial they combine to."""
+    a = [int(x) for x in item["substitution"]]
+    Pa = _substitute(poly_from_json(P, rank + 1), a)
+    fa = _substitute(poly_from_json(item["poly"], rank + 1), a)
+    A, B = poly_from_json(item["A"], 2), poly_from_json(item["B"], 2)
+    combo = add(mul(A, Pa), mul(B, fa))
+    y = ["y"]
+
+    def show(poly: Any) -> str | None:
+        terms = [[list(e), c] for e, c in sorted(poly.items())] if isinstance(poly, dict) else poly
+        return tex_poly(terms, t_scale, y) if len(terms) <= MAX_BEZOUT_TERMS else None
+
+    return {
+        "a": tex_vector(a),
+        "y_of_x": r",\ ".join(f"x_{{{i + 1}}}=y^{{{v}}}" if v != 1 else f"x_{{{i + 1}}}=y" for i, v in enumerate(a)),
+        "P": show(Pa), "f": show(fa), "A": show(item["A"]), "B": show(item["B"]), "result": show(combo),
+    }
+
+
+def _coprime_shape(entry: dict, shape: dict, t_scale: int) -> dict:
+    rank = len(shape["rows"])
+    factors = []
+    for f in entry["factors"][:MAX_FACTORS_SHOWN]:
+        item: dict[str, Any] = {
+            "poly": _poly_or_count(f["poly"], t_scale), "multiplicity": int(f["multiplicity"]), "reason": f["reason"],
+        }
+        if f["reason"] == "binomial":
+            diff = _binomial_difference(f["poly"])
+            item["difference"] = tex_vector(diff) if diff is not None else "?"
+        else:
+            item["bezout"] = _bezout_tex(f, shape["P"], rank, t_scale)
+        factors.append(item)
+    return {"factors": factors, "more": max(0, len(entry["factors"]) - MAX_FACTORS_SHOWN)}
+
+
+def _newton_shape(nb: dict, shape: dict, coprime: dict | None) -> dict:
+    """Per shape: parallelepiped (its binomial directions) or the vertex table with witnesses and margins."""
+    out: dict[str, Any] = {"method": nb.get("method")}
+    if nb.get("method") == "vertices":
+        support = list(_x_groups(shape["Q"]))
+        rows = []
+        for vertex, witness in nb.get("vertices", [])[:MAX_VERTEX_ROWS]:
+            margin = None
+            if len(support) <= 4096:
+                value = sum(int(c) * int(v) for c, v in zip(witness, vertex))
+                others = [sum(int(c) * int(u) for c, u in zip(witness, p)) for p in support if list(p) != [int(x) for x in vertex]]
+                margin = value - max(others) if others else None
+            rows.append({"vertex": tex_vector(vertex), "witness": tex_vector(witness), "margin": margin})
+        out.update(rows=rows, count=tex_int(len(nb.get("vertices", []))), more=max(0, len(nb.get("vertices", [])) - MAX_VERTEX_ROWS))
+    else:
+        factors = (coprime or {}).get("factors", [])
+        directions = [_binomial_difference(f["poly"]) for f in factors]
+        out["directions"] = [tex_vector(d) for d in directions[:MAX_FACTORS_SHOWN] if d is not None]
+        out["more_directions"] = max(0, len(directions) - MAX_FACTORS_SHOWN)
+        out["k"] = len(directions)
+        out["count"] = tex_int(2 ** len(directions))
+    return out
+
+
 def exp_form_context(cert: dict, claims: dict[str, dict]) -> dict | None:
-    """The exponential form (claim `exp-form`): shapes, polynomials, factors, Newton data, blocks."""
+    """The exponential form (claim `exp-form`) per shape, with its factors (`coprime`) and Newton data."""
     claim = claims.get("exp-form")
     if claim is None:
         return None
@@ -130,16 +223,15 @@ def exp_form_context(cert: dict, claims: dict[str, dict]) -> dict | None:
     t_scale = int(ev.get("t_scale", 1))
     blocks = ev.get("blocks", [])
     heads = cert["model"]["heads"]
-    shapes = []
     coprime = claims.get("coprime", {}).get("evidence", {}).get("shapes", [])
     newton = claims.get("lower:newton", {}).get("evidence", {}).get("shapes", [])
     members_of: dict[int, list[int]] = {}
     for i, b in enumerate(blocks):
         members_of.setdefault(int(b["shape"]), []).append(i)
+    shapes = []
     for s, shape in enumerate(ev.get("shapes", [])[:MAX_SHAPES_SHOWN]):
         members = members_of.get(s, [])
         rep = blocks[members[0]] if members else {"variables": [], "heads": []}
-        rank = len(shape["basis"]["rows"])
         entry: dict[str, Any] = {
             "index": s + 1,
             "blocks": tex_ranges([i + 1 for i in members]),
@@ -148,52 +240,24 @@ def exp_form_context(cert: dict, claims: dict[str, dict]) -> dict | None:
             "rep_variables": ", ".join(f"q_{{{j}}}" for j in rep["variables"]),
             "rep_heads": ", ".join(tex_tt(heads[h].get("label") or f"head {h + 1}") for h in rep["heads"][:6] if h < len(heads))
             + (r", \dots" if len(rep["heads"]) > 6 else ""),
-            "rank": rank,
-            "xvars": _shape_variables(shape["basis"], rep["variables"]),
-            "shift": tex_vector(shape.get("shift", [])) if any(shape.get("shift", [])) else None,
-            "reduced_is_head": bool(shape.get("reduced_is_head")),
-            "same": shape["P"] == shape["P_reduced"] and shape["Q"] == shape["Q_reduced"],
+            "rank": len(shape["rows"]),
+            "xvars": _shape_variables(shape, rep["variables"]),
+            "P": _poly_or_count(shape["P"], t_scale),
+            "Q": _poly_or_count(shape["Q"], t_scale),
+            "support_size": len(_x_groups(shape["Q"])),
+            "factors": _coprime_shape(coprime[s], shape, t_scale) if s < len(coprime) else None,
         }
-        for name in ("P", "Q", "P_reduced", "Q_reduced"):
-            poly = shape[name]
-            n = len(poly["terms"])
-            entry[name + "_terms"] = n
-            entry[name] = tex_poly(poly, t_scale) if n <= MAX_POLY_TERMS else None
-        entry["support_size"] = len(_x_support(shape["Q_reduced"]))
-        # coprimality (L4) per shape
-        if s < len(coprime):
-            cp = coprime[s]
-            factors = []
-            for f in cp["factors"][:MAX_FACTORS_SHOWN]:
-                n = len(f["poly"]["terms"])
-                factors.append(
-                    {
-                        "poly": tex_poly(f["poly"], t_scale) if n <= MAX_POLY_TERMS else None,
-                        "terms": n,
-                        "multiplicity": f["multiplicity"],
-                        "primitive": f.get("irreducible") == "primitive binomial",
-                        "reason": tex_text(f.get("irreducible", "")),
-                    }
-                )
-            entry["factors"] = factors
-            entry["more_factors"] = max(0, len(cp["factors"]) - MAX_FACTORS_SHOWN)
-            entry["removed"] = cp.get("removed", 0)
-        else:
-            entry["factors"] = None
-        # Newton polytope per shape
-        if s < len(newton):
-            entry["newton"] = _shape_newton(newton[s], shape)
+        entry["newton"] = _newton_shape(newton[s], shape, coprime[s] if s < len(coprime) else None) if s < len(newton) else None
         shapes.append(entry)
-    block_rows = []
-    for i, b in enumerate(blocks[:MAX_BLOCK_ROWS], 1):
-        block_rows.append(
-            {
-                "index": i,
-                "shape": b["shape"] + 1,
-                "heads": tex_ranges([h + 1 for h in b["heads"]]),
-                "variables": ", ".join(f"q_{{{j}}}" for j in b["variables"][:8]) + (r", \dots" if len(b["variables"]) > 8 else ""),
-            }
-        )
+    block_rows = [
+        {
+            "index": i,
+            "shape": b["shape"] + 1,
+            "heads": tex_ranges([h + 1 for h in b["heads"]]),
+            "variables": ", ".join(f"q_{{{j}}}" for j in b["variables"][:8]) + (r", \dots" if len(b["variables"]) > 8 else ""),
+        }
+        for i, b in enumerate(blocks[:MAX_BLOCK_ROWS], 1)
+    ]
     return {
         "t_scale": t_scale,
         "t_text": None if t_scale == 1 else rf"t=e^{{1/{t_scale}}}",
@@ -205,88 +269,89 @@ def exp_form_context(cert: dict, claims: dict[str, dict]) -> dict | None:
         "more_blocks": max(0, len(blocks) - MAX_BLOCK_ROWS),
         "constant": tex_rational(cert["model"].get("constant", 0)),
         "factored": _factored_form(ev, t_scale),
+        "parallelepiped": any(s.get("method") == "parallelepiped" for s in newton),
     }
 
 
-def _shape_newton(nb: dict, shape: dict) -> dict:
-    out: dict[str, Any] = {"method": nb.get("method"), "count": tex_int(nb.get("count", 0))}
-    if nb.get("method") == "explicit":
-        support = _x_support(shape["Q_reduced"])
-        rows = []
-        for vertex, witness in nb.get("vertices", [])[:MAX_VERTEX_ROWS]:
-            margin = None
-            if len(support) <= 4096:
-                value = sum(int(c) * int(v) for c, v in zip(witness, vertex))
-                others = [sum(int(c) * int(u) for c, u in zip(witness, point)) for point in support if list(point) != list(vertex)]
-                margin = value - max(others) if others else None
-            rows.append({"vertex": tex_vector(vertex), "witness": tex_vector(witness), "margin": margin})
-        out["rows"] = rows
-        out["more"] = max(0, len(nb.get("vertices", [])) - MAX_VERTEX_ROWS)
-    else:
-        directions = nb.get("directions", [])
-        out["directions"] = [tex_vector(d) for d in directions[:MAX_FACTORS_SHOWN]]
-        out["more_directions"] = max(0, len(directions) - MAX_FACTORS_SHOWN)
-        out["ndirections"] = len(directions)
-    return out
+# -- construction --------------------------------------------------------------------------------
+
+
+def _value_tex(num: list[tuple[int, Fraction]], den: list[tuple[int, Fraction]], t_scale: int) -> str:
+    """N-coefficient / D-coefficient of one key (polynomials in t = e^{1/L})."""
+    if not num:
+        return "0"
+    if len(den) == 1:
+        k, c = den[0]
+        return tex_t_coef([(j - k, v / c) for j, v in num], t_scale)
+    return rf"\frac{{{tex_t_coef(num, t_scale)}}}{{{tex_t_coef(den, t_scale)}}}"
 
 
 def construction_context(claims: dict[str, dict]) -> dict | None:
-    """The construction behind the upper bound (claim `upper`): its atom count and listed atoms."""
+    """The construction behind the upper bound (claim `upper`): the block head N_B/D_B of each shape."""
     claim = claims.get("upper")
-    if claim is None:
+    exp = claims.get("exp-form", {}).get("evidence", {})
+    if claim is None or not exp:
         return None
-    ev = claim["evidence"]
-    atoms = ev.get("atoms_list")
-    out: dict[str, Any] = {
-        "atoms": tex_int(ev["atoms"]),
-        "per_shape": [tex_int(a) for a in ev.get("per_shape_atoms", [])],
-        "uses_reduced": list(ev.get("uses_reduced", [])),
-        "listed": atoms is not None,
-        "rows": [],
-        "more": 0,
-    }
-    if atoms is not None:
-        out["rows"] = [
-            {"key": tex_key(a["key"]), "weight": tex_number(a["weight"]), "value": tex_number(a["value"])}
-            for a in atoms[:MAX_ATOM_ROWS]
+    t_scale = int(exp.get("t_scale", 1))
+    blocks = exp.get("blocks", [])
+    heads = []
+    for s, (head, shape) in enumerate(zip(claim["evidence"]["heads"][:MAX_SHAPES_SHOWN], exp["shapes"])):
+        rep = next((b for b in blocks if int(b["shape"]) == s), {"variables": []})
+        D, N = _x_groups(head["D"]), _x_groups(head["N"])
+        rows = [
+            {
+                "lattice": tex_vector(list(x)),
+                "key": tex_linear(_q_key(shape, rep["variables"], x)),
+                "weight": tex_t_coef(D[x], t_scale),
+                "value": _value_tex(N.get(x, []), D[x], t_scale),
+            }
+            for x in list(D)[:MAX_ATOM_ROWS]
         ]
-        out["more"] = max(0, len(atoms) - MAX_ATOM_ROWS)
-        out["key_header"] = key_header(len(atoms[0]["key"]) if atoms else 0)
+        heads.append(
+            {
+                "index": s + 1,
+                "atoms": tex_int(len(D)),
+                "lowest": head["N"] == shape["P"] and head["D"] == shape["Q"],
+                "N": _poly_or_count(head["N"], t_scale),
+                "D": _poly_or_count(head["D"], t_scale),
+                "rows": rows,
+                "more": max(0, len(D) - MAX_ATOM_ROWS),
+                "rep_variables": ", ".join(f"q_{{{j}}}" for j in rep["variables"]),
+            }
+        )
+    atoms = tex_int(_atoms_of(claim["evidence"]["heads"], blocks))
+    product = _product_tex([len(_x_groups(h["D"])) for h in claim["evidence"]["heads"]], blocks)
+    return {
+        "atoms": atoms,
+        "heads": heads,
+        "more": max(0, len(claim["evidence"]["heads"]) - MAX_SHAPES_SHOWN),
+        "nblocks": len(blocks),
+        "product": product if product != atoms else None,
+    }
+
+
+def _atoms_of(heads: list[dict], blocks: list[dict]) -> int:
+    """Π_B |supp D_B| over the blocks (Lemma LP)."""
+    out = 1
+    for b in blocks:
+        out *= len(_x_groups(heads[int(b["shape"])]["D"]))
     return out
 
 
-def newton_context(claims: dict[str, dict]) -> dict | None:
-    """The Newton-polytope lower bound (claim `lower:newton`): vertex count and witnesses."""
-    claim = claims.get("lower:newton")
-    if claim is None:
-        return None
-    ev = claim["evidence"]
-    listed = ev.get("vertex_witnesses", [])
-    rows = []
-    for w in listed[:MAX_VERTEX_ROWS]:
-        try:
-            value = sum(as_fraction(c) * as_fraction(v) for c, v in zip(w["witness"], w["vertex"]))
-            pairing = frac_tex(value)
-        except (ValueError, ZeroDivisionError):
-            pairing = "?"
-        rows.append({"vertex": tex_key(w["vertex"]), "witness": tex_vector(w["witness"]), "pairing": pairing})
-    dimension = len(listed[0]["vertex"]) if listed else 0
-    methods = sorted({s.get("method", "") for s in ev.get("shapes", [])})
-    return {
-        "count": tex_int(ev["count"]),
-        "count_int": int(ev["count"]),
-        "rows": rows,
-        "listed": len(listed),
-        "more": max(0, len(listed) - MAX_VERTEX_ROWS),
-        "unlisted": int(ev["count"]) - len(listed) if len(listed) < int(ev["count"]) else 0,
-        "zonotope": "zonotope" in methods,
-        "vertex_header": r"\text{vertex } v" if dimension <= MAX_DENSE_DIMENSION else r"\text{vertex } v\text{ as }\langle v,q\rangle",
-        "nshapes": len(ev.get("shapes", [])),
-    }
+def _product_tex(sizes: list[int], blocks: list[dict]) -> str:
+    """The product Π_B |supp D_B| as powers per shape: 2^{1000}, 7, 3^{2}\\cdot 4."""
+    counts: dict[int, int] = {}
+    for b in blocks:
+        counts[int(b["shape"])] = counts.get(int(b["shape"]), 0) + 1
+    parts = [str(sizes[s]) if n == 1 else f"{sizes[s]}^{{{n}}}" for s, n in sorted(counts.items())]
+    return r"\cdot ".join(parts) if parts else "1"
+
+
+# -- face limits -------------------------------------------------------------------------------------
 
 
 def _face_head_tex(scale: Fraction, atoms: list) -> str | None:
-    """One head of a canonical form, up to an additive constant."""
+    """One head of a canonical form [key, coef, bias, value], up to an additive constant."""
     if len(atoms) < 2:
         return None
     if len(atoms) == 2:
@@ -331,13 +396,12 @@ def tex_face_form(form: list) -> str:
 
 
 def faces_context(cert: dict, claims: dict[str, dict]) -> dict:
-    """The face-limit lower bound (claim `lower:face`): the face tree, or only the note when absent."""
+    """The face-limit lower bound (claim `lower:face`): the face tree, or the producer's notes when absent."""
     claim = claims.get("lower:face")
-    note = cert.get("summary", {}).get("face_limit_note")
+    notes = [tex_note(n) for n in cert.get("metadata", {}).get("notes", []) if "face" in str(n)]
     if claim is None:
-        return {"present": False, "note": tex_note(note) if note else None}
-    ev = claim["evidence"]
-    nodes = ev.get("nodes", [])
+        return {"present": False, "note": "; ".join(notes) or None}
+    nodes = claim["evidence"].get("nodes", [])
     rows = []
     for i, node in enumerate(nodes[:MAX_FACE_ROWS]):
         direction = node.get("direction")
@@ -349,15 +413,13 @@ def faces_context(cert: dict, claims: dict[str, dict]) -> dict:
                 "plus": "--" if node.get("plus") is None else str(node["plus"]),
                 "minus": "--" if node.get("minus") is None else str(node["minus"]),
                 "bound": tex_int(node["bound"]),
-                "leaf": direction is None,
             }
         )
     return {
         "present": True,
-        "bound": tex_int(ev["bound"]),
+        "bound": tex_int(nodes[0]["bound"]) if nodes else "?",
         "rows": rows,
         "total": len(nodes),
         "more": max(0, len(nodes) - MAX_FACE_ROWS),
-        "note": tex_note(note) if note else None,
+        "note": None,
     }
-

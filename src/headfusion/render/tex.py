@@ -57,6 +57,10 @@ _UNICODE_TEX = {
     "·": r"\ensuremath{\cdot}",
     "∑": r"\ensuremath{\sum}",
     "Σ": r"\ensuremath{\Sigma}",
+    "Λ": r"\ensuremath{\Lambda}",
+    "∈": r"\ensuremath{\in}",
+    "≠": r"\ensuremath{\ne}",
+    "§": r"\S{}",
     "‘": "`",
     "’": "'",
     "“": "``",
@@ -352,18 +356,6 @@ def tex_vector(values: Sequence[Any]) -> str:
     return "(" + ",".join(tex_rational(v) for v in values) + ")"
 
 
-def tex_key(values: Sequence[Any]) -> str:
-    """A dense key in q coordinates: a vector when short, else the logit ⟨k,q⟩."""
-    if len(values) > MAX_DENSE_DIMENSION:
-        return tex_linear([j + 1, v] for j, v in enumerate(values) if as_fraction(v) != 0)
-    return tex_vector(values)
-
-
-def key_header(dimension: int, name: str = "k") -> str:
-    """Column header matching `tex_key`: the vector, or its logit for long keys."""
-    return rf"\text{{key }}{name}" if dimension <= MAX_DENSE_DIMENSION else rf"\text{{logit }}\langle {name},q\rangle"
-
-
 def _monomial(exponent: Sequence[int], names: Sequence[str]) -> str:
     parts = []
     for e, name in zip(exponent, names):
@@ -377,7 +369,7 @@ def _var_names(rank: int) -> list[str]:
     return [f"x_{{{i + 1}}}" for i in range(rank)]
 
 
-def _t_coef_tex(items: list[tuple[int, Fraction]], t_scale: int) -> str:
+def tex_t_coef(items: list[tuple[int, Fraction]], t_scale: int) -> str:
     """Σ c_k e^{k/L} (a coefficient in Q[t^±], t = e^{1/L}), no outer sign handling."""
     parts = []
     for k, c in items:
@@ -389,15 +381,17 @@ def _t_coef_tex(items: list[tuple[int, Fraction]], t_scale: int) -> str:
     return "".join(parts)
 
 
-def tex_poly(poly: dict, t_scale: int, names: Sequence[str] | None = None) -> str:
-    """{"nvars": n, "terms": [[exponent, coef], ...]} with last variable t = e^{1/L}.
+def tex_poly(terms: Sequence[Sequence[Any]], t_scale: int, names: Sequence[str] | None = None) -> str:
+    """A polynomial [[exponent, coef], ...] (certificate format) whose last variable is t = e^{1/L}.
 
     Terms with one x-exponent are grouped: (e^{1/3} + e^{1/2}) x_1.
     """
-    nvars = int(poly["nvars"])
+    if not terms:
+        return "0"
+    nvars = len(terms[0][0])
     names = list(names) if names is not None else _var_names(nvars - 1)
     grouped: dict[tuple[int, ...], list[tuple[int, Fraction]]] = {}
-    for exponent, coef in poly["terms"]:
+    for exponent, coef in terms:
         c = as_fraction(coef)
         if c != 0:
             grouped.setdefault(tuple(int(e) for e in exponent[:-1]), []).append((int(exponent[-1]), c))
@@ -416,7 +410,7 @@ def tex_poly(poly: dict, t_scale: int, names: Sequence[str] | None = None) -> st
                 mag = frac_tex(abs(c))
                 parts.append(("-" if c < 0 else "") + mag if first else (" - " if c < 0 else " + ") + mag)
         else:
-            inner = _t_coef_tex(items, t_scale)
+            inner = tex_t_coef(items, t_scale)
             body = rf"\left({inner}\right)" + (" " + x_part if x_part else "")
             parts.append(body if first else " + " + body)
     return "".join(parts) if parts else "0"

@@ -49,6 +49,26 @@ class RefuteResult:
     stats: dict = field(default_factory=dict)
 
 
+def _quiet_highs():
+    """A HiGHS instance whose start-up banner does not reach stdout (it would break --json)."""
+    import os
+    import sys
+
+    import highspy
+
+    sys.stdout.flush()
+    saved = os.dup(1)
+    try:
+        with open(os.devnull, "wb") as devnull:
+            os.dup2(devnull.fileno(), 1)
+            h = highspy.Highs()
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+    h.silent()
+    return h
+
+
 class _Timeout(Exception):
     pass
 
@@ -178,8 +198,7 @@ class _Refuter:
                 for a, c in row.items():
                     index.append(a)
                     value.append(sign * float(c))
-        h = highspy.Highs()
-        h.silent()
+        h = _quiet_highs()
         h.setOptionValue("output_flag", False)
         h.setOptionValue("presolve", "off")
         inf = highspy.kHighsInf
@@ -235,7 +254,8 @@ class _Refuter:
         self.cur_cost, self.cur_upper, self.cur_norm = cost, upper, norm
         self.stats["lp_solves"] += 1
         if self.deadline is not None:
-            h.setOptionValue("time_limit", max(0.01, self.deadline - time.time()))
+            # HiGHS's clock runs across solves of one instance: the limit is cumulative
+            h.setOptionValue("time_limit", h.getRunTime() + max(0.01, self.deadline - time.time()))
         h.run()
         ms = h.getModelStatus()
         if ms == highspy.HighsModelStatus.kOptimal:
@@ -428,8 +448,7 @@ class _Refuter:
         import highspy
 
         np = self.np
-        h = highspy.Highs()
-        h.silent()
+        h = _quiet_highs()
         lp = highspy.HighsLp()
         lp.num_col_, lp.num_row_ = k, len(vals)
         lp.col_cost_ = np.zeros(k)

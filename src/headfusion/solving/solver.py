@@ -1,53 +1,23 @@
 """Complete finite search for smaller single heads (DESIGN §4, L2–L4), solved by z3 (`headfusion search`).
 
 Untrusted by design: the question is the SMT-LIB text of `smtlib.query_text` (hashed,
-reproducible); a SAT answer is turned into an exact head and re-checked here with
-Laurent-polynomial arithmetic (N·Q′ = D·P′, D > 0, supp N ⊆ supp D); an UNSAT answer
-is the solver's word, reported as such.  z3 and cvc5 are imported lazily.
+reproducible), solved in isolated processes (`process.py`); a SAT answer is turned into
+an exact head and re-checked with Laurent-polynomial arithmetic (`heads.py`); an UNSAT
+answer is the solver's word, reported as such.
 """
 
 from __future__ import annotations
 
-import multiprocessing
-import threading
 import time
 from dataclasses import asdict, dataclass, field
-from fractions import Fraction
 from typing import Callable, Sequence
 
-from headfusion.spec.numbers import rational_to_json
-from headfusion.algebra.laurent import LPoly
-from headfusion.solving.smtlib import (
-    Exp,
-    GenerationTimeout,
-    NotRational,
-    Options,
-    Problem,
-    problem_from_form,
-    query_sha256,
-    query_text,
-)
+from headfusion.solving.heads import HeadAtom, check_head, head_atoms_of, head_coefficients, smallest_component_head
+from headfusion.solving.problem import Exp, NotRational, Problem, problem_from_form
+from headfusion.solving.process import cubes_for, solve_isolated, z3_version
+from headfusion.solving.smtlib import GenerationTimeout, Options, query_sha256, query_text
 
 MAX_BOX_POINTS = 120_000  # larger boxes are reported "unknown" (query text would be hundreds of MB)
-GUARD_SLACK = 0.5  # seconds after the z3 timeout before the wall-clock guard interrupts
-CUBE_LITERALS = 3  # parallel mode: 2^3 cubes shared by the worker processes
-
-
-@dataclass(frozen=True)
-class HeadAtom:
-    """One atom of a found head: key in q coordinates, exact weight and value."""
-
-    key: tuple[Fraction, ...]
-    weight: Fraction
-    value: Fraction
-
-    def to_json(self) -> dict:
-        """{key, weight, value} as in `analyze`."""
-        return {
-            "key": [rational_to_json(v) for v in self.key],
-            "weight": rational_to_json(self.weight),
-            "value": rational_to_json(self.value),
-        }
 
 
 @dataclass
@@ -110,248 +80,10 @@ def _prod(shape: Sequence[int]) -> int:
     return out
 
 
-def z3_version() -> str:
-    """Version string of the installed z3."""
-    import z3
-
-    return z3.get_version_string()
-
-
 def _form_of(model_or_form: object):
     from headfusion.algebra.expform import ExpForm, exponential_form
 
     return model_or_form if isinstance(model_or_form, ExpForm) else exponential_form(model_or_form)  # type: ignore[arg-type]
-
-
-# -- solving --------------------------------------------------------------------------------
-
-
-def _model_values(model) -> dict[str, Fraction]:
-    """Exact values of the Real constants of a z3 model."""
-    values: dict[str, Fraction] = {}
-    for decl in model.decls():
-        if decl.arity() == 0:
-            value = model[decl]
-            if hasattr(value, "as_fraction"):
-                values[decl.name()] = value.as_fraction()
-    return values
-
-
-def _solve_text(text: str, timeout: float, cube: Sequence[tuple[str, bool]] = ()) -> tuple[str, dict[str, Fraction], str]:
-    """(status, real values, reason) for the query text (plus cube literals) under a wall-clock limit.
-
-    Uses a fresh z3 context, the solver's own `timeout` and a timer that interrupts the
-    context slightly later, so a long propagation cannot overrun the limit.
-    """
-    import z3
-
-    ctx = z3.Context()
-    solver = z3.Solver(ctx=ctx)
-    solver.set("timeout", max(1, int(timeout * 1000)))
-    guard = threading.Timer(timeout + GUARD_SLACK, ctx.interrupt)
-    guard.daemon = True
-    guard.start()
-    try:
-        solver.from_string(text)
-        for name, polarity in cube:
-            literal = z3.Bool(name, ctx)
-            solver.add(literal if polarity else z3.Not(literal))
-        answer = solver.check()
-        if answer == z3.sat:
-            return "sat", _model_values(solver.model()), ""
-        if answer == z3.unsat:
-            return "unsat", {}, ""
-        return "unknown", {}, f"z3: {solver.reason_unknown()}"
-    except z3.Z3Exception as exc:  # interrupted while parsing, or out of memory
-        return "unknown", {}, f"z3: {exc}"
-    finally:
-        guard.cancel()
-
-
-def _mp_context():
-    """fork where available (children inherit the query text without copying), else spawn."""
-    methods = multiprocessing.get_all_start_methods()
-    return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-
-
-def _child(conn, text: str, timeout: float, cube: tuple[tuple[str, bool], ...], solver: str) -> None:
-    try:
-        solve = _solve_text_cvc5 if solver == "cvc5" else _solve_text
-        conn.send(solve(text, timeout, cube))
-    except BaseException as exc:  # report, never hang the parent
-        conn.send(("unknown", {}, f"solver process failed: {exc}"))
-    finally:
-        conn.close()
-
-
-def cubes_for(problem: Problem, literals: int = CUBE_LITERALS) -> list[tuple[tuple[str, bool], ...]]:
-    """All 2^literals assignments of s at the first box points: an exhaustive case split.
-
-    Soundness: every assignment of the split variables satisfies exactly one cube, so
-    the query is satisfiable iff some cube (query ∧ cube) is.
-    """
-    from itertools import product as cartesian
-
-    from headfusion.solving.smtlib import box_points
-
-    names = []
-    for k in box_points(problem.box_shape):
-        names.append("s_" + "_".join(str(v) for v in k) if k else "s")
-        if len(names) == literals:
-            break
-    return [tuple(zip(names, bits)) for bits in cartesian((True, False), repeat=len(names))]
-
-
-def solve_isolated(
-    text: str,
-    timeout: float,
-    cubes: Sequence[tuple[tuple[str, bool], ...]] = ((),),
-    jobs: int = 1,
-    solver: str = "z3",
-) -> tuple[str, dict[str, Fraction], str]:
-    """Solve query ∧ cube for each cube in child processes (at most `jobs` at a time).
-
-    The first SAT wins; all UNSAT gives UNSAT; otherwise unknown.  Every child is
-    killed at the deadline, so neither a long preprocessing step nor a memory blow-up
-    inside z3 can make the caller wait longer than `timeout` (plus process start-up).
-    """
-    from multiprocessing.connection import wait
-
-    ctx = _mp_context()
-    deadline = time.monotonic() + timeout
-    queue = list(cubes)
-    running: dict = {}
-    reasons: list[str] = []
-    unsat = 0
-    try:
-        while queue or running:
-            while queue and len(running) < jobs:
-                cube = queue.pop(0)
-                receiver, sender = ctx.Pipe(duplex=False)
-                process = ctx.Process(
-                    target=_child, args=(sender, text, max(0.05, deadline - time.monotonic()), cube, solver), daemon=True
-                )
-                process.start()
-                sender.close()
-                running[receiver] = process
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                return "unknown", {}, "time limit reached"
-            for receiver in wait(list(running), timeout=remaining):
-                process = running.pop(receiver)
-                try:
-                    status, values, reason = receiver.recv()
-                except (EOFError, OSError):
-                    status, values, reason = "unknown", {}, f"solver process died (exit code {process.exitcode})"
-                receiver.close()
-                process.join()
-                if status == "sat":
-                    return status, values, ""
-                if status == "unsat":
-                    unsat += 1
-                else:
-                    reasons.append(reason)
-        if unsat == len(cubes):
-            return "unsat", {}, ""
-        return "unknown", {}, reasons[0] if reasons else "unknown"
-    finally:
-        for receiver, process in running.items():
-            process.kill()
-            process.join()
-            receiver.close()
-
-
-# -- heads from models ----------------------------------------------------------------------
-
-
-def _coefficients(problem: Problem, options: Options, values: dict[str, Fraction]) -> tuple[dict[Exp, Fraction], dict[Exp, Fraction]]:
-    """(D, N) as exact dicts from the solver's values (cofactor: D = g·Q′, N = g·P′)."""
-    def parse(name: str, prefix: str) -> Exp | None:
-        if name == prefix:
-            return ()
-        if not name.startswith(prefix + "_"):
-            return None
-        return tuple(int(v) for v in name[len(prefix) + 1 :].split("_"))
-
-    D: dict[Exp, Fraction] = {}
-    N: dict[Exp, Fraction] = {}
-    if options.encoding == "cofactor":
-        g = {e: v for name, v in values.items() if (e := parse(name, "g")) is not None and v}
-        for j, c in g.items():
-            for e, q in problem.Q.items():
-                k = tuple(a + b for a, b in zip(j, e))
-                D[k] = D.get(k, Fraction(0)) + c * q
-            for e, p in problem.P.items():
-                k = tuple(a + b for a, b in zip(j, e))
-                N[k] = N.get(k, Fraction(0)) + c * p
-    else:
-        for name, v in values.items():
-            if (e := parse(name, "w")) is not None:
-                D[e] = v
-            elif (e := parse(name, "u")) is not None:
-                N[e] = v
-    return {k: v for k, v in D.items() if v}, {k: v for k, v in N.items() if v}
-
-
-def check_head(P: dict[Exp, Fraction], Q: dict[Exp, Fraction], D: dict[Exp, Fraction], N: dict[Exp, Fraction]) -> bool:
-    """Exact check that (N, D) is a head for F = P/Q: N·Q = D·P, every D_k > 0, supp N ⊆ supp D."""
-    if not D or any(v <= 0 for v in D.values()) or not set(k for k, v in N.items() if v) <= set(D):
-        return False
-    nvars = len(next(iter(D)))
-    lp = lambda d: LPoly(nvars, d)  # noqa: E731 - tiny adapter
-    return not (lp(N) * lp(Q) - lp(D) * lp(P)).terms
-
-
-def components(keys: Sequence[Exp], differences: set[Exp]) -> list[list[Exp]]:
-    """Connected components of keys joined by a difference in `differences` (L2), sorted."""
-    remaining = set(keys)
-    out = []
-    for start in sorted(keys):
-        if start not in remaining:
-            continue
-        remaining.discard(start)
-        comp, stack = [start], [start]
-        while stack:
-            k = stack.pop()
-            for dlt in differences:
-                n = tuple(a + b for a, b in zip(k, dlt))
-                if n in remaining:
-                    remaining.discard(n)
-                    comp.append(n)
-                    stack.append(n)
-        out.append(sorted(comp))
-    return out
-
-
-def smallest_component_head(problem: Problem, D: dict[Exp, Fraction], N: dict[Exp, Fraction]) -> tuple[dict, dict]:
-    """L2: each component of a head represents F alone; keep the smallest one that checks."""
-    support = set(problem.P) | set(problem.Q)
-    diffs = {tuple(a - b for a, b in zip(x, y)) for x in support for y in support}
-    best = (D, N)
-    for comp in sorted(components(list(D), diffs), key=len):
-        d = {k: D[k] for k in comp}
-        n = {k: N[k] for k in comp if k in N}
-        if len(d) < len(best[0]) and check_head(problem.P, problem.Q, d, n):
-            best = (d, n)
-            break
-    return best
-
-
-def head_atoms_of(form, D: dict[Exp, Fraction], N: dict[Exp, Fraction]) -> list[HeadAtom]:
-    """Atoms in q coordinates; weights scaled to coprime positive integers (scaling is free)."""
-    from math import gcd, lcm
-
-    from headfusion.algebra.expform import combined_key
-
-    scale = Fraction(lcm(*(v.denominator for v in D.values())), 1)
-    ints = [int(v * scale) for v in D.values()]
-    scale /= gcd(*ints)
-    atoms = []
-    for k in sorted(D):
-        weight = D[k] * scale
-        value = N.get(k, Fraction(0)) / D[k]
-        atoms.append(HeadAtom(combined_key(form, k + (0,)), weight, value))
-    return sorted(atoms, key=lambda a: a.key)
 
 
 # -- public entry points --------------------------------------------------------------------
@@ -418,7 +150,7 @@ def search(
         g_shape=problem.g_shape if options.encoding == "cofactor" else None, jobs=jobs, options=asdict(options),
     )
     if status == "sat":
-        D, N = _coefficients(problem, options, values)
+        D, N = head_coefficients(problem, options, values)
         ok = check_head(problem.P, problem.Q, D, N)
         if ok:
             D, N = smallest_component_head(problem, D, N)
@@ -447,72 +179,6 @@ def write_query_atomic(path: str, text: str) -> None:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
-
-
-def solve_smt2_file_z3(path: str, timeout: float = 60.0) -> str:
-    """Verdict of z3 on an SMT-LIB file on its own ("sat" / "unsat" / "unknown")."""
-    with open(path, encoding="utf-8") as handle:
-        return _solve_text(handle.read(), timeout)[0]
-
-
-def cvc5_available() -> bool:
-    """True when the optional cvc5 Python API can be imported."""
-    try:
-        import cvc5  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
-def _solve_text_cvc5(text: str, timeout: float, cube: Sequence[tuple[str, bool]] = ()) -> tuple[str, dict, str]:
-    """cvc5's verdict on the query text (its own per-check time limit; run in a child process)."""
-    import cvc5
-
-    solver = cvc5.Solver(cvc5.TermManager())
-    solver.setOption("tlimit-per", str(max(1, int(timeout * 1000))))
-    parser = cvc5.InputParser(solver)
-    # (check-sat) is issued through the API so that the verdict is returned, not printed
-    parser.setStringInput(cvc5.InputLanguage.SMT_LIB_2_6, text.replace("(check-sat)\n", ""), "query")
-    symbols = parser.getSymbolManager()
-    while True:
-        command = parser.nextCommand()
-        if command.isNull():
-            break
-        command.invoke(solver, symbols)
-    answer = solver.checkSat()
-    if answer.isSat():
-        return "sat", {}, ""
-    if answer.isUnsat():
-        return "unsat", {}, ""
-    return "unknown", {}, f"cvc5: {answer.getUnknownExplanation()}"
-
-
-def cvc5_version() -> str:
-    """Version of the installed cvc5 Python package ('' when unknown)."""
-    try:
-        from importlib.metadata import version
-
-        return version("cvc5")
-    except Exception:  # metadata missing: not worth failing a cross-check over
-        return ""
-
-
-def cross_check_cvc5(text: str, timeout: float) -> dict:
-    """Re-solve the same query text with cvc5 (optional extra), in a child process killed at the deadline."""
-    if not cvc5_available():
-        return {"solver": "cvc5", "status": "not run", "reason": "cvc5 is not installed (pip install cvc5)"}
-    start = time.monotonic()
-    status, _, reason = solve_isolated(text, timeout, solver="cvc5")
-    out = {
-        "solver": "cvc5",
-        "version": cvc5_version(),
-        "status": status,
-        "seconds": round(time.monotonic() - start, 3),
-        "query_sha256": query_sha256(text),
-    }
-    if reason:
-        out["reason"] = reason
-    return out
 
 
 # -- minimize -------------------------------------------------------------------------------

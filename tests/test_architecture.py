@@ -1,0 +1,119 @@
+"""The layout: who may import whom (docs/architecture.md), and the kernel's budget."""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent.parent / "src" / "headfusion"
+# the one-way flow: a package may import itself and the packages before it
+ORDER = ["kernel", "spec", "algebra", "bounds", "solving", "proof", "render"]
+TOP = {"cli", "api", "__init__", "__main__"}
+KERNEL_BUDGET = 1000
+
+
+def imports(path: Path) -> list[tuple[str, ast.AST, list[str]]]:
+    """(imported module, node, names of the enclosing functions) for every import in a file."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found: list[tuple[str, ast.AST, list[str]]] = []
+
+    def visit(node: ast.AST, scope: list[str]) -> None:
+        for child in ast.iter_child_nodes(node):
+            inner = scope + [child.name] if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)) else scope
+            if isinstance(child, ast.Import):
+                found.extend((alias.name, child, scope) for alias in child.names)
+            elif isinstance(child, ast.ImportFrom):
+                assert child.level == 0, f"{path}: relative import (use headfusion.<package>.<module>)"
+                found.append((child.module or "", child, scope))
+            visit(child, inner)
+
+    visit(tree, [])
+    return found
+
+
+def package_of(module: str) -> str | None:
+    parts = module.split(".")
+    if parts[0] != "headfusion":
+        return None
+    return parts[1] if len(parts) > 1 else "__init__"
+
+
+def modules() -> list[tuple[str, Path]]:
+    out = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(PACKAGE)
+        out.append((rel.parts[0].removesuffix(".py") if len(rel.parts) == 1 else rel.parts[0], path))
+    return out
+
+
+def test_packages_import_only_earlier_packages():
+    problems = []
+    for package, path in modules():
+        if package in TOP or package == "templates":
+            continue
+        for module, _, scope in imports(path):
+            target = package_of(module)
+            if target is None or target == package:
+                continue
+            if package == "kernel" and scope == ["rebuild"] and target == "spec":
+                continue  # the statement layer: the kernel rebuilds the model from the spec text
+            if target == "__init__" and module == "headfusion":
+                continue  # __version__
+            if target in TOP or ORDER.index(target) > ORDER.index(package):
+                problems.append(f"{path.relative_to(PACKAGE)} imports {module}")
+            elif package == "spec" and target != "spec":
+                problems.append(f"{path.relative_to(PACKAGE)} (statement layer) imports {module}")
+    assert not problems, problems
+
+
+def test_kernel_imports_only_the_standard_library_and_itself():
+    for path in sorted((PACKAGE / "kernel").glob("*.py")):
+        for module, _, scope in imports(path):
+            top = module.split(".")[0]
+            if module.startswith("headfusion.kernel") or top == "__future__":
+                continue
+            if module.startswith("headfusion.spec.") and scope == ["rebuild"]:
+                continue  # the statement layer, outside the kernel's budget
+            assert top in sys.stdlib_module_names, f"{path.name} imports {module}"
+
+
+def test_the_statement_layer_imports_no_producer():
+    for path in sorted((PACKAGE / "spec").glob("*.py")):
+        for module, _, _ in imports(path):
+            assert package_of(module) in (None, "spec"), f"spec/{path.name} imports {module}"
+
+
+def test_kernel_size_within_budget(capsys):
+    sizes = {p.name: len(p.read_text(encoding="utf-8").splitlines()) for p in sorted((PACKAGE / "kernel").glob("*.py"))}
+    total = sum(sizes.values())
+    with capsys.disabled():
+        print(f"\nkernel: {total} lines ({', '.join(f'{k} {v}' for k, v in sizes.items())}); budget {KERNEL_BUDGET}")
+    assert total <= KERNEL_BUDGET
+
+
+def test_no_module_is_too_long():
+    long = {str(p.relative_to(PACKAGE)): n for p in PACKAGE.rglob("*.py") if (n := len(p.read_text(encoding="utf-8").splitlines())) > 520}
+    assert not long, long
+
+
+def test_no_import_cycles_between_modules():
+    graph: dict[str, set[str]] = {}
+    for _, path in modules():
+        name = "headfusion." + ".".join(path.relative_to(PACKAGE).with_suffix("").parts)
+        graph[name] = {m for m, _, scope in imports(path) if m.startswith("headfusion.") and not scope}
+    state: dict[str, int] = {}
+
+    def visit(node: str, trail: list[str]) -> None:
+        state[node] = 1
+        for nxt in graph.get(node, ()):
+            if nxt not in graph:
+                continue
+            assert state.get(nxt) != 1, f"import cycle: {' -> '.join(trail + [nxt])}"
+            if nxt not in state:
+                visit(nxt, trail + [nxt])
+        state[node] = 2
+
+    for node in graph:
+        if node not in state:
+            visit(node, [node])

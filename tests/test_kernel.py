@@ -1,0 +1,384 @@
+"""The kernel: genuine certificates replay; forged, tampered and hostile ones are refused.
+
+Each attack of the issue "A trusted kernel ..." is here: rejected with a failed claim
+(exit 1) or, for resource attacks, refused with the limit named (exit 2).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import subprocess
+import sys
+from fractions import Fraction
+from typing import Callable
+
+import pytest
+from hypothesis import given, settings
+
+from headfusion.kernel.base import SchemaError
+from headfusion.kernel.checks import combined
+from headfusion.kernel.model import model_from_json
+from headfusion.kernel.statements import LEMMAS
+from headfusion.kernel.verify import Report, verify_certificate
+from headfusion.proof.claims import build_certificate
+from headfusion.spec.load import load_spec
+
+from .conftest import run_cli
+from .test_foundation import random_heads
+
+
+def certificate(spec: str, d: int | None = None, results: list[dict] | None = None) -> dict:
+    """A certificate as it is stored: through JSON and back."""
+    return json.loads(json.dumps(build_certificate(load_spec(spec, d), ["headfusion", "certify", spec], results)))
+
+
+@pytest.fixture(scope="module")
+def w3() -> dict:
+    return certificate("W", 3)
+
+
+def claim(cert: dict, cid: str) -> dict:
+    return next(c for c in cert["claims"] if c["id"] == cid)
+
+
+def ev(cert: dict, cid: str) -> dict:
+    return claim(cert, cid)["evidence"]
+
+
+def failed(report: Report) -> list[str]:
+    return [r[0] for r in report.rows if r[2] == "failed"]
+
+
+def rejected(cert: dict) -> list[str]:
+    """The ids of the failed claims (the certificate must be rejected)."""
+    report = verify_certificate(cert)
+    assert not report.ok
+    return failed(report)
+
+
+def test_genuine_certificates_replay(w3):
+    for cert in (w3, certificate("sigmoid(q1) + sigmoid(2*q1)"), certificate("proofs/tournament_cycle.toml", 3),
+                 certificate("sigmoid(q1+1/2) + sigmoid(2*q1-1/3)"), certificate("attn([0,q1,q2],[1,2,5]) + sigmoid(q1)")):
+        report = verify_certificate(cert)
+        assert report.ok, failed(report)
+        assert cert["summary"]["lower_bound"] <= cert["summary"]["upper_bound"]
+
+
+def test_w3_theorem_and_words(w3):
+    assert claim(w3, "theorem")["statement"] == "$m^*(F)=8$."
+    assert w3["summary"]["status"] == "proved" and w3["summary"]["minimum"] == 8
+
+
+# -- tamperings of W_3: each rejected, naming the claim ------------------------------------
+
+TAMPERINGS: dict[str, tuple[Callable[[dict], None], str]] = {
+    "theorem statement": (lambda c: claim(c, "theorem").update(statement="$m^*(F)=3$."), "theorem"),
+    "spec title": (lambda c: c["spec"].update(title="W_3(q) = 7"), "def:F"),
+    "model value": (lambda c: c["model"]["heads"][0]["atoms"][1].update(value=2), "def:F"),
+    "model hash": (lambda c: ev(c, "def:F").update(model_sha256="0" * 64), "def:F"),
+    "Q' coefficient": (lambda c: ev(c, "exp-form")["shapes"][0]["Q"][0].__setitem__(1, 2), "exp-form"),
+    "drop a witness": (lambda c: ev(c, "lower:newton")["shapes"].__setitem__(0, {"method": "vertices", "vertices": [[[0], [-1]]]}), "lower:newton"),
+    "construction weight": (lambda c: ev(c, "upper")["heads"][0]["D"][0].__setitem__(1, 3), "upper"),
+    "face bound": (lambda c: ev(c, "lower:face")["nodes"][0].update(bound=9), "lower:face"),
+    "theorem drops a dependency": (lambda c: claim(c, "theorem")["depends_on"].remove("lower:face"), "theorem"),
+    "theorem gains a dependency": (lambda c: claim(c, "theorem")["depends_on"].append("coprime"), "theorem"),
+    "construction loses L1": (lambda c: claim(c, "upper")["depends_on"].remove("lemma:L1"), "upper"),
+    "theorem numbers": (lambda c: ev(c, "theorem").update(lower=9, upper=9, minimum=9), "theorem"),
+    "lemma statement": (lambda c: claim(c, "lemma:L5").update(statement="Anything."), "lemma:L5"),
+    "claim kind": (lambda c: claim(c, "coprime").update(kind="lemma"), "coprime"),
+    "unknown claim": (lambda c: c["claims"].insert(0, {**claim(c, "coprime"), "id": "extra"}), "extra"),
+    "duplicate claim": (lambda c: c["claims"].insert(-1, copy.deepcopy(claim(c, "upper"))), "upper"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(TAMPERINGS))
+def test_tampering_is_rejected(w3, name):
+    mutate, culprit = TAMPERINGS[name]
+    cert = copy.deepcopy(w3)
+    mutate(cert)
+    assert culprit in rejected(cert)
+
+
+@pytest.mark.parametrize("field,value", [("lower_bound", 9), ("upper_bound", 9), ("newton_vertices", 4), ("face_limit_bound", 4),
+                                         ("head_atom_terms", 7), ("dimension", 4), ("heads", 2), ("status", "bounds"),
+                                         ("refutations", 1), ("testimony_lower", 8), ("minimum", None)])
+def test_every_summary_field_is_checked(w3, field, value):
+    cert = copy.deepcopy(w3)
+    cert["summary"][field] = value
+    assert "certificate" in rejected(cert)
+
+
+# -- the forgeries of the issue ---------------------------------------------------------------
+
+def zero_block_forgery(cert: dict) -> None:
+    """Replace the zero block's reduced denominator by (1+x)^2 with a matching factor list and raised bounds."""
+    shapes = ev(cert, "exp-form")["shapes"]
+    zero = next(i for i, s in enumerate(shapes) if not s["P"])
+    shapes[zero]["Q"] = [[[0, 0], 1], [[1, 0], 2], [[2, 0], 1]]
+    ev(cert, "coprime")["shapes"][zero]["factors"] = [{"poly": [[[0, 0], 1], [[1, 0], 1]], "multiplicity": 2, "reason": "binomial"}]
+    ev(cert, "upper")["heads"][zero] = {"N": [], "D": shapes[zero]["Q"]}
+
+
+@pytest.mark.parametrize("spec", ["sigmoid(q1) - sigmoid(q1) + sigmoid(q2)", "sigmoid(q1) - sigmoid(q1)"])
+def test_zero_block_needs_a_unit_denominator(spec):
+    cert = certificate(spec)
+    zero_block_forgery(cert)
+    assert "coprime" in rejected(cert)
+
+
+def test_phantom_block_is_rejected():
+    cert = certificate("W", 2)
+    exp = ev(cert, "exp-form")
+    exp["shapes"].append({"denominator": 1, "rows": [[[0, 1]]], "P": [], "Q": [[[0, 0], 1], [[1, 0], 3], [[2, 0], 3], [[3, 0], 1]]})
+    exp["blocks"].append({"shape": len(exp["shapes"]) - 1, "heads": [], "variables": [3]})
+    assert "exp-form" in rejected(cert)
+
+
+def w2_head_result(m: int) -> dict:
+    atoms = [{"key": [a, b], "weight": 1, "value": a + b} for a in (0, 1) for b in (0, 1)]
+    return {"status": "sat", "atoms": m, "head": {"atoms_list": atoms}}
+
+
+def test_a_checked_head_is_a_proof_and_its_relabelling_is_not():
+    cert = certificate("W", 2, [w2_head_result(4)])
+    assert verify_certificate(cert).ok and claim(cert, "search:m4")["kind"] == "construction"
+    relabelled = copy.deepcopy(cert)
+    head = claim(relabelled, "search:m4")
+    head.update(id="testimony:m4", kind="testimony", evidence={"atoms": 4, "verdict": "unsat"})
+    relabelled["claims"][-1]["depends_on"].remove("search:m4")
+    assert "testimony:m4" in rejected(relabelled)
+    bad = copy.deepcopy(cert)
+    ev(bad, "search:m4")["head"][0]["value"] = 1
+    assert "search:m4" in rejected(bad)
+
+
+def test_fabricated_unsat_at_the_construction_size_is_rejected():
+    for m, evidence in ((4, {"verdict": "unsat"}), (4, {"tree": [["count"]], "multipliers": []}), (3, {"tree": [["count"]], "multipliers": []})):
+        cert = certificate("sigmoid(q1) + sigmoid(2*q1)")
+        prefix = "search" if "tree" in evidence else "testimony"
+        fake = {"id": f"{prefix}:m{m}", "kind": "refutation" if "tree" in evidence else "testimony", "title": "x",
+                "statement": "x", "depends_on": ["upper"], "evidence": {"atoms": m, **evidence}}
+        cert["claims"].insert(-1, fake)
+        assert f"{prefix}:m{m}" in rejected(cert)
+
+
+def test_testimony_supports_nothing_and_cannot_raise_the_status():
+    results = [{"status": "unsat", "atoms": 2, "solver": {"name": "z3", "version": "4"}, "query_sha256": "ab", "options": {}},
+               {"status": "unknown", "atoms": 3}]
+    cert = certificate("sigmoid(q1) + sigmoid(2*q1)", None, results)
+    report = verify_certificate(cert)
+    assert report.ok
+    outcomes = {r[0]: r[2] for r in report.rows}
+    assert outcomes["testimony:m2"] == "testimony" and outcomes["unknown:m3"] == "undecided"
+    assert cert["summary"]["status"] == "bounds" and cert["summary"]["testimony_lower"] == 3
+    assert "testimony" not in " ".join(claim(cert, "theorem")["depends_on"])
+    flipped = copy.deepcopy(cert)  # unknown → unsat, and the status raised to a minimum
+    claim(flipped, "unknown:m3").update(id="testimony:m3", kind="testimony", evidence={"atoms": 3, "verdict": "unsat"})
+    ev(flipped, "theorem").update(lower=4, minimum=4, status="proved")
+    flipped["summary"].update(lower_bound=4, minimum=4, status="proved", testimony_lower=4)
+    assert "theorem" in rejected(flipped)
+
+
+def e_convergent(terms: int) -> Fraction:
+    """A convergent of e = [2; 1, 2, 1, 1, 4, 1, ...]."""
+    quotients = [2] + [2 * (k // 3 + 1) if k % 3 == 1 else 1 for k in range(terms)]
+    value = Fraction(quotients[-1])
+    for q in reversed(quotients[:-1]):
+        value = q + 1 / value
+    return value
+
+
+def test_an_undecidable_sign_is_a_failed_claim_not_a_traceback(w3):
+    cert = copy.deepcopy(w3)
+    approx = e_convergent(400)  # |e − p/q| far below what 256 Taylor terms resolve
+    head = ev(cert, "upper")["heads"][0]
+    for side in ("N", "D"):  # scale N_B and D_B by (t − p/q): the same function, undecidable weights
+        poly = {tuple(e): Fraction(c) if isinstance(c, int) else Fraction(c) for e, c in head[side]}
+        scaled: dict[tuple, Fraction] = {}
+        for e, c in poly.items():
+            for shift, factor in ((1, Fraction(1)), (0, -approx)):
+                key = e[:-1] + (e[-1] + shift,)
+                scaled[key] = scaled.get(key, Fraction(0)) + c * factor
+        head[side] = [[list(e), f"{c.numerator}/{c.denominator}" if c.denominator > 1 else c.numerator] for e, c in sorted(scaled.items()) if c]
+    report = verify_certificate(cert)
+    assert "upper" in failed(report)
+    assert "precision cap" in next(r[3] for r in report.rows if r[0] == "upper")
+
+
+def test_combined_form_is_the_product_over_blocks(w3):
+    model = model_from_json(w3["model"])
+    from headfusion.kernel.checks import check_exp_form
+
+    facts, _, _ = check_exp_form(model, ev(w3, "exp-form"), {})
+    P, Q = combined(model, facts)
+    assert len(Q) == 8 and all(c == 1 for c in Q.values())
+    assert {e: c for e, c in P.items()} == {e: Fraction(sum(e[:-1])) for e in Q if sum(e[:-1])}
+
+
+# -- resource attacks: refused with exit 2 and the limit named --------------------------------
+
+def test_hostile_files_are_refused(tmp_path, capsys):
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    digits = tmp_path / "digits.json"
+    digits.write_text("[" + "7" * 4_000_000 + "]")
+    floats = tmp_path / "floats.json"
+    floats.write_text('{"format": 1.5}')
+    fifo = tmp_path / "fifo.json"
+    os.mkfifo(fifo)
+    for path, words in ((deep, "nesting"), (digits, "digits"), (floats, "floating"), ("/dev/zero", "regular"), (fifo, "regular")):
+        code, out, err = run_cli(capsys, "verify", str(path))
+        assert code == 2 and words in err and "Traceback" not in err, (path, err)
+
+
+def test_extra_fields_and_oversized_questions_are_refused(w3, tmp_path, capsys):
+    series = copy.deepcopy(w3)
+    series["series"] = [{"d": 10**6}] * 200
+    path = tmp_path / "series.json"
+    path.write_text(json.dumps(series))
+    code, _, err = run_cli(capsys, "verify", str(path))
+    assert code == 2 and "series" in err
+    big = certificate("W", 1000)
+    for lemma, deps in (("L3", ["lemma:L2"]), ("LR", ["lemma:L3", "lemma:L4"])):
+        name, _, text = LEMMAS[lemma]
+        at = next(i for i, c in enumerate(big["claims"]) if c["id"] == "def:F")
+        big["claims"].insert(at, {"id": f"lemma:{lemma}", "kind": "lemma", "title": f"Lemma {lemma} ({name})", "statement": text,
+                                 "depends_on": deps, "evidence": {}})
+    big["claims"].insert(-1, {"id": "search:m1000000", "kind": "refutation", "title": "No smaller head", "statement": "",
+                              "depends_on": ["coprime", "exp-form", "lemma:LP", "lemma:LR", "upper"],
+                              "evidence": {"atoms": 1000000, "tree": [["count"]], "multipliers": []}})
+    with pytest.raises(SchemaError, match="limit"):
+        verify_certificate(big)
+
+
+def test_swapped_spec_texts_fail_fast(w3):
+    for text in ("sigmoid(q1)+sigmoid(30030*q1)", "sigmoid(q1)+sigmoid(q1/10**50)", "sigmoid(q1000000000)"):
+        cert = copy.deepcopy(w3)
+        cert["spec"]["text"] = text
+        assert rejected(cert) == ["def:F"]
+
+
+def test_certificates_are_self_contained(tmp_path, monkeypatch):
+    cert = certificate("proofs/tournament_cycle.toml", 3)
+    assert cert["spec"]["text"] is None and "[graph]" in cert["spec"]["source"] or "edges" in cert["spec"]["source"]
+    monkeypatch.chdir(tmp_path)  # no proofs/ folder here
+    assert verify_certificate(cert).ok
+
+
+# -- single-field mutation fuzz ----------------------------------------------------------------
+
+def leaves(node: object, path: tuple = ()):
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield from leaves(v, path + (k,))
+    elif isinstance(node, list):
+        if not node:
+            yield path, node
+        for i, v in enumerate(node):
+            yield from leaves(v, path + (i,))
+    else:
+        yield path, node
+
+
+def mutations(value: object):
+    if isinstance(value, bool):
+        yield not value
+    elif isinstance(value, int):
+        yield value + 1
+        yield -value if value else 2
+    elif isinstance(value, str):
+        yield value + "x"
+        if "/" in value and value.replace("/", "").lstrip("-").isdigit():
+            num, den = value.split("/")
+            yield f"{int(num) + 1}/{den}"
+    elif value is None:
+        yield 0
+    elif isinstance(value, list):
+        yield [0]
+
+
+# Alternative evidence for the same checked statement: another separating witness of the
+# same vertex, another face-limit direction with the same limits (symmetric F).  The kernel
+# re-checks such evidence; it changes no statement, number of the summary, verdict or dependency.
+def alternative(cert: dict, path: tuple) -> bool:
+    """A witness coordinate of a Newton vertex, or a face-limit direction."""
+    if len(path) < 4 or path[0] != "claims" or path[2] != "evidence":
+        return False
+    cid, rest = cert["claims"][path[1]]["id"], path[3:]
+    witness = cid == "lower:newton" and len(rest) >= 5 and rest[0] == "shapes" and rest[2] == "vertices" and rest[4] == 1
+    direction = cid == "lower:face" and len(rest) >= 3 and rest[0] == "nodes" and rest[2] == "direction"
+    return witness or direction
+
+
+@pytest.mark.parametrize("spec,d", [("W", 3), ("sigmoid(q1) + sigmoid(2*q1)", None), ("proofs/tournament_cycle.toml", 3)])
+def test_single_field_mutation_fuzz(spec, d):
+    cert = certificate(spec, d)
+    accepted = []
+    for path, value in list(leaves(cert)):
+        if path[0] == "metadata":
+            continue  # provenance (versions, command line): not a claim, said so in the certificate
+        for new in mutations(value):
+            mutated = copy.deepcopy(cert)
+            target = mutated
+            for key in path[:-1]:
+                target = target[key]
+            target[path[-1]] = new
+            try:
+                ok = verify_certificate(mutated).ok
+            except SchemaError:
+                ok = False
+            if ok and not alternative(cert, path):
+                accepted.append((path, value, new))
+    assert not accepted, accepted[:10]
+
+
+# -- produced certificates replay; unreadable files exit 2 -------------------------------------
+
+@pytest.mark.parametrize(
+    "spec, d",
+    [("W", 1), ("W", 5), ("W", 12), ("sigmoid(q1 - q2) + sigmoid(q2 - q3) + sigmoid(q1 - q3)", None),
+     ("sigmoid(q1/2 + log(3)) + 1/2 + tanh(q2 + 1)", None), ("tanh(q1) + tanh(q2)", None), ("3 + 2*sigmoid(q1/3)", None),
+     ("attn([0, q1, 2*q1 + 1/2], [0, 1, 3])", None), ("proofs/tournament_complete.toml", 4)],
+)
+def test_produced_certificates_verify(spec, d):
+    report = verify_certificate(certificate(spec, d))
+    assert report.ok, failed(report)
+
+
+@settings(max_examples=15, deadline=None)
+@given(random_heads(max_heads=3, dimension=2))
+def test_random_certificates_verify(text):
+    report = verify_certificate(certificate(text))
+    assert report.ok, failed(report)
+
+
+def test_unreadable_inputs_exit_2(w3, tmp_path, capsys):
+    text = json.dumps(w3)
+    cases = {
+        "truncated.json": text[: len(text) // 2],
+        "not_json.json": "this is not json\n",
+        "wrong_shape.json": json.dumps({"format": "headfusion-certificate/2", "claims": "nope"}),
+        "old_format.json": json.dumps({**w3, "format": "headfusion-certificate/1"}),
+        "list.json": "[1, 2, 3]",
+    }
+    for name, content in cases.items():
+        path = tmp_path / name
+        path.write_text(content)
+        code, out, err = run_cli(capsys, "verify", str(path))
+        assert code == 2, name
+        assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    code, _, err = run_cli(capsys, "verify", str(tmp_path / "missing.json"))
+    assert code == 2 and "cannot read" in err
+
+
+def test_the_kernel_loads_no_solver_and_no_producer():
+    code = (
+        "import sys, headfusion.kernel.verify as k, json; "
+        "bad = [m for m in sys.modules if m.split('.')[0] in ('z3', 'cvc5', 'sympy', 'highspy', 'flint', 'networkx') "
+        "or m.startswith(('headfusion.algebra', 'headfusion.bounds', 'headfusion.solving', 'headfusion.proof', 'headfusion.render'))]; "
+        "print(bad); sys.exit(1 if bad else 0)"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr

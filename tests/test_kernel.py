@@ -382,3 +382,79 @@ def test_the_kernel_loads_no_solver_and_no_producer():
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+# -- refutations inside certificates: replayed, and every tampering rejected at the CLI ---------
+
+@pytest.fixture(scope="module")
+def refuted() -> dict:
+    """σ(q1)+σ(2q1): m* = 4 proved by replayed refutations at m = 2 and m = 3."""
+    from headfusion.proof.certify import certify
+
+    cert = certify(load_spec("sigmoid(q1) + sigmoid(2*q1)"), ["headfusion", "certify"], search_timeout=60).certificate
+    return json.loads(json.dumps(cert))
+
+
+def test_refuted_minimum_is_proved(refuted):
+    assert refuted["summary"]["status"] == "proved" and refuted["summary"]["minimum"] == 4
+    assert [c["kind"] for c in refuted["claims"] if c["id"].startswith("search:")] == ["refutation", "refutation"]
+    assert "search:m3" in claim(refuted, "theorem")["depends_on"]
+
+
+def _first(tree: list, kind: str) -> int:
+    return next(i for i, node in enumerate(tree) if node[0] == kind)
+
+
+def change_multiplier(c: dict) -> None:
+    vector = ev(c, "search:m3")["multipliers"][0]
+    vector[0][2] = str(Fraction(vector[0][2]) + 1)
+
+
+def drop_leaf(c: dict) -> None:
+    tree = ev(c, "search:m3")["tree"]
+    tree[_first(tree, "split")][3] = len(tree)  # the IN child now points nowhere
+
+
+def swap_in_out(c: dict) -> None:
+    split = ev(c, "search:m3")["tree"][_first(ev(c, "search:m3")["tree"], "split")]
+    split[2], split[3] = split[3], split[2]
+
+
+def leaf_kind(c: dict) -> None:
+    tree = ev(c, "search:m3")["tree"]
+    tree[_first(tree, "farkas")] = ["count"]
+
+
+def relabel_m(c: dict) -> None:
+    item = claim(c, "search:m3")
+    item["id"] = "search:m2x"
+
+
+REFUTATION_TAMPERINGS = {
+    "changed multiplier": change_multiplier,
+    "dropped leaf": drop_leaf,
+    "IN and OUT swapped": swap_in_out,
+    "farkas leaf called count": leaf_kind,
+    "changed m": lambda c: ev(c, "search:m3").update(atoms=2),
+    "claim id": relabel_m,
+}
+
+
+@pytest.mark.parametrize("name", sorted(REFUTATION_TAMPERINGS))
+def test_refutation_tampering_exits_1_naming_the_claim(refuted, name, tmp_path, capsys):
+    cert = copy.deepcopy(refuted)
+    REFUTATION_TAMPERINGS[name](cert)
+    path = tmp_path / "tampered.json"
+    path.write_text(json.dumps(cert))
+    code, out, err = run_cli(capsys, "verify", str(path))
+    assert code == 1 and "FAILED search:m" in out and "REJECTED" in out, (name, out, err)
+
+
+def test_the_box_is_the_kernels_own(refuted):
+    """A refutation cannot choose its question: the same tree does not close a larger m."""
+    cert = copy.deepcopy(refuted)
+    item = claim(cert, "search:m2")
+    item["id"] = "search:m3"
+    cert["claims"] = [c for c in cert["claims"] if c is item or c["id"] != "search:m3"]
+    item["evidence"]["atoms"] = 3
+    assert "search:m3" in rejected(cert)

@@ -281,7 +281,7 @@ def test_random_1d_sums(heads: list) -> None:
 
 def test_without_flint(monkeypatch) -> None:
     """The Fraction fallbacks (no python-flint) produce replayable refutations and checked heads."""
-    import headfusion.solving.refute as module
+    import headfusion.solving.farkas as module
 
     monkeypatch.setattr(module, "flint", None)
     for text, d, m in (("W", 2, 3), ("sigmoid(q1) + sigmoid(2*q1)", None, 3)):

@@ -1,7 +1,10 @@
 """Command line: `headfusion analyze | search | certify | verify | explore`.
 
 The only module (with render.py) that does I/O.  Exit codes: 0 success, 1 a check
-failed, 2 bad input or usage.  Bad input gets one line on stderr, never a traceback.
+failed (`headfusion.CheckFailed`), 2 bad input or usage (`headfusion.InputError`, which
+includes the cost model's refusals).  Either gets one line on stderr, never a traceback.
+Option values are checked by `spec.options` (the same checks as the API) before any work;
+SIGTERM is turned into an orderly exit (143) so temporary files and folders are removed.
 """
 
 from __future__ import annotations
@@ -13,13 +16,14 @@ import sys
 from typing import Any, Callable, NoReturn
 
 from headfusion import __version__
-from headfusion.algebra.expform import TooLarge
-from headfusion.spec.expressions import SpecError
+from headfusion.spec import options
+from headfusion.guards import Terminated, checked as _checked, deadline as _deadline, on_sigterm as _on_sigterm
+from headfusion.spec.errors import CheckFailed, InputError
 
 EXIT_OK, EXIT_CHECK_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 
 
-class UsageError(Exception):
+class UsageError(InputError):
     """Bad usage: one line on stderr, exit 2."""
 
 
@@ -52,9 +56,10 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     from headfusion.proof.analysis import analyze
     from headfusion.spec.load import load_spec
 
-    spec = load_spec(args.spec, args.d)
-    _progress(f"analyzing {spec.title[:60]}: exponential form, bounds ...")
-    result = analyze(spec, list_atoms=not args.no_atoms_list)
+    with _deadline(args.timeout, "analyze"):
+        spec = load_spec(args.spec, args.d)
+        _progress(f"analyzing {spec.title[:60]}: exponential form, bounds ...")
+        result = analyze(spec, list_atoms=not args.no_atoms_list)
     _progress_done()
     if args.json:
         _print_json(result)
@@ -106,16 +111,13 @@ def _big(value: int) -> str:
 
 
 def cmd_certify(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
     from headfusion.proof.certify import certify
     from headfusion.render.errors import RenderError
     from headfusion.render.files import latex_engine
     from headfusion.render.write import write_certificate
     from headfusion.spec.load import load_spec
 
-    if args.search_timeout <= 0:
-        raise UsageError(f"certify: --search-timeout must be positive, got {args.search_timeout}")
+    out_dir = options.out_dir(args.out)  # a writable folder, checked before any work
     if args.pdf and latex_engine() is None:  # refuse before any work, nothing written
         raise UsageError(
             "no LaTeX engine found: apt-get install -y texlive-latex-base texlive-latex-recommended "
@@ -127,7 +129,7 @@ def cmd_certify(args: argparse.Namespace) -> int:
                      progress=_progress, timings=args.timings)
     _progress("rendering LaTeX ...")
     try:
-        paths = write_certificate(result.certificate, Path(args.out), result.queries, pdf=True if args.pdf else None)
+        paths = write_certificate(result.certificate, out_dir, result.queries, pdf=True if args.pdf else None)
     except RenderError as exc:
         _progress_done()
         sys.stderr.write(f"headfusion: error: {_one_line(str(exc))}\n")
@@ -155,16 +157,13 @@ def cmd_certify(args: argparse.Namespace) -> int:
 
 
 def cmd_explore(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
     from headfusion.proof.explore import explore, parse_range
     from headfusion.render.errors import RenderError
     from headfusion.render.explore import write_explore
     from headfusion.render.files import sanitize_slug
     from headfusion.spec.load import load_spec
 
-    if args.timeout <= 0:
-        raise UsageError(f"explore: --timeout must be positive, got {args.timeout}")
+    out_dir = options.out_dir(args.out)  # a writable folder, checked before any work
     values = parse_range(args.range)
     first = load_spec(args.spec, values.start)  # validates the spec and the range start before any work
     rows = [r.to_json() for r in explore(args.spec, values, args.timeout, progress=_progress)]
@@ -172,7 +171,7 @@ def cmd_explore(args: argparse.Namespace) -> int:
     slug = sanitize_slug(first.slug.rsplit("_", 1)[0] if first.d is not None else first.slug)
     title = _parameterised_title(first)
     try:
-        paths = write_explore(rows, Path(args.out), slug, title)
+        paths = write_explore(rows, out_dir, slug, title)
     except RenderError as exc:
         sys.stderr.write(f"headfusion: error: {_one_line(str(exc))}\n")
         return EXIT_CHECK_FAILED
@@ -361,7 +360,7 @@ def _write_atoms(atoms: list[dict], source: str) -> None:
 
 def _add_spec(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("spec", help="family name (W), expression over q1..qN, or a proofs/*.toml path")
-    parser.add_argument("--d", type=int, default=None, help="the spec's parameter: d of a family or TOML spec, the number of vertices n for graph specs")
+    parser.add_argument("--d", type=_checked(lambda v: options.optional_d(v, "--d")), default=None, help="the spec's parameter: d of a family or TOML spec, the number of vertices n for graph specs")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
 
 
@@ -373,6 +372,8 @@ def build_parser() -> argparse.ArgumentParser:
     analyze = sub.add_parser("analyze", help="exponential-family form, fused head and bounds")
     _add_spec(analyze)
     analyze.add_argument("--no-atoms-list", action="store_true", help="omit the fused head's atom list")
+    analyze.add_argument("--timeout", type=_checked(lambda v: options.timeout(v, "--timeout")), default=60.0,
+                         metavar="S", help="wall-clock limit in seconds (default 60)")
     analyze.set_defaults(handler=cmd_analyze)
 
     certify_ = sub.add_parser("certify", help="write a LaTeX/JSON proof certificate (and PDF)")
@@ -380,14 +381,14 @@ def build_parser() -> argparse.ArgumentParser:
     certify_.add_argument("--out", default="out", help="output folder (default out/)")
     certify_.add_argument("--pdf", action="store_true", help="require the PDF (exit 2 without a LaTeX engine)")
     certify_.add_argument("--no-search", action="store_true", help="skip the solver searches")
-    certify_.add_argument("--search-timeout", type=float, default=60.0, help="seconds per solver question")
+    certify_.add_argument("--search-timeout", type=_checked(lambda v: options.timeout(v, "--search-timeout")), default=60.0, help="seconds per solver question")
     certify_.add_argument("--timings", action="store_true", help="record solver seconds (output no longer byte-identical)")
     certify_.set_defaults(handler=cmd_certify)
 
     explore_ = sub.add_parser("explore", help="table of bounds and minima over a family's parameter")
     explore_.add_argument("spec", help="a family name (W, tanh-sum) or a proofs/*.toml spec")
     explore_.add_argument("--range", required=True, help="parameter range, e.g. 1..6")
-    explore_.add_argument("--timeout", type=float, default=30.0, help="search seconds per value where bounds differ")
+    explore_.add_argument("--timeout", type=_checked(lambda v: options.timeout(v, "--timeout")), default=30.0, help="search seconds per value where bounds differ")
     explore_.add_argument("--out", default="out", help="output folder (default out/)")
     explore_.add_argument("--json", action="store_true", help="machine-readable output")
     explore_.set_defaults(handler=cmd_explore)
@@ -400,15 +401,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     search_ = sub.add_parser("search", help="complete finite search (z3) for a head with at most M atoms")
     _add_spec(search_)
-    search_.add_argument("--atoms", type=int, default=None, metavar="M", help="decide whether a head with at most M atoms exists")
+    search_.add_argument("--atoms", type=_checked(lambda v: options.count(v, "--atoms")), default=None, metavar="M", help="decide whether a head with at most M atoms exists")
     search_.add_argument("--minimize", action="store_true", help="step m up from the lower bound until a head exists")
-    search_.add_argument("--timeout", type=float, default=60.0, metavar="S", help="time limit in seconds (total for --minimize)")
+    search_.add_argument("--timeout", type=_checked(lambda v: options.timeout(v, "--timeout")), default=60.0, metavar="S", help="time limit in seconds (total for --minimize)")
     search_.add_argument("--smt2", default=None, metavar="FILE", help="write the exact SMT-LIB 2 query to FILE")
     search_.add_argument("--cross-check", action="store_true", help="re-solve the query with cvc5 (when installed)")
     search_.add_argument("--encoding", choices=("cofactor", "plain"), default="cofactor", help="query encoding (default cofactor)")
     search_.add_argument("--symmetry", action="store_true", help="add lex-leader symmetry breaking (coordinate permutations)")
     search_.add_argument("--no-faces", action="store_true", help="omit the face-slice cardinality constraints")
-    search_.add_argument("--jobs", type=int, default=1, metavar="N", help="solve 8 cubes in N processes")
+    search_.add_argument("--jobs", type=_checked(lambda v: options.count(v, "--jobs", 1, options.MAX_JOBS)), default=1, metavar="N", help="solve 8 cubes in N processes")
     search_.set_defaults(handler=cmd_search)
     return parser
 
@@ -417,6 +418,19 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of the `headfusion` command."""
     sys.set_int_max_str_digits(0)  # exact big integers such as 2^10000 in JSON
     parser = build_parser()
+    import signal
+    import threading
+
+    in_main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _on_sigterm) if in_main else None
+    try:
+        return _main(parser, argv)
+    finally:
+        if in_main:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _main(parser: argparse.ArgumentParser, argv: list[str] | None) -> int:
     try:
         raw_argv = list(sys.argv[1:] if argv is None else argv)
         args = parser.parse_args(raw_argv)
@@ -426,10 +440,26 @@ def main(argv: list[str] | None = None) -> int:
             parser.print_help(sys.stderr)
             return EXIT_BAD_INPUT
         return handler(args)
-    except (UsageError, SpecError, TooLarge) as exc:
+    except InputError as exc:  # bad input, options, paths, and the cost model's refusals
         _progress_done()
         sys.stderr.write(f"headfusion: error: {_one_line(str(exc))}\n")
         return EXIT_BAD_INPUT
+    except CheckFailed as exc:
+        _progress_done()
+        sys.stderr.write(f"headfusion: error: {_one_line(str(exc))}\n")
+        return EXIT_CHECK_FAILED
+    except RecursionError:
+        _progress_done()
+        sys.stderr.write("headfusion: error: input nested too deeply\n")
+        return EXIT_BAD_INPUT
+    except MemoryError:
+        _progress_done()
+        sys.stderr.write("headfusion: error: out of memory: use a smaller input or d, or --no-atoms-list\n")
+        return EXIT_BAD_INPUT
+    except Terminated:
+        _progress_done()
+        sys.stderr.write("headfusion: terminated\n")
+        return 143
     except BrokenPipeError:  # output piped into e.g. head: stop quietly
         try:
             sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the flush at exit

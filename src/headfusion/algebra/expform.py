@@ -25,6 +25,7 @@ from itertools import product as cartesian
 from math import prod
 from typing import Iterator
 
+from headfusion.spec.errors import ResourceLimit
 from headfusion.spec.numbers import rational_to_json
 from headfusion.algebra.exact import sign_at_t, t_ratio_to_json, t_scale
 from headfusion.algebra.lattice import LatticeBasis, lattice_basis
@@ -37,7 +38,7 @@ MAX_LISTED_ATOMS = 65_536  # fused-head atoms listed explicitly at most
 TPolyDict = dict[int, Fraction]
 
 
-class TooLarge(ValueError):
+class TooLarge(ResourceLimit):
     """An explicit expansion that would not fit in memory: one line for stderr."""
 
 
@@ -181,11 +182,32 @@ def _blocks_of(model: MultiHead) -> list[tuple[list[int], list[int]]]:
 
 
 def head_base(head: Head) -> dict[int, Fraction]:
-    """The translation of a head: the coordinate-wise minimum of its keys (sparse)."""
-    keys = [dict(atom.key) for atom in head.atoms]
-    indices = {j for key in keys for j in key}
-    base = {j: min(key.get(j, Fraction(0)) for key in keys) for j in indices}
-    return {j: c for j, c in base.items() if c}
+    """The translation of a head: its lexicographically least key (sparse).
+
+    Translating by a key of the head (not the coordinate-wise minimum) makes the translated
+    keys differences of keys, so the block lattice is the difference lattice of L2.
+    """
+    anchor = head.atoms[0].key
+    for atom in head.atoms[1:]:  # linear in the key entries (attn with 10^4 atoms in 10^4 variables)
+        if _sparse_less(atom.key, anchor):
+            anchor = atom.key
+    return {j: c for j, c in anchor if c}
+
+
+def _sparse_less(a: Key, b: Key) -> bool:
+    """a < b lexicographically as dense vectors (sparse keys sorted by index, zeros omitted)."""
+    i = k = 0
+    while i < len(a) or k < len(b):
+        ja = a[i][0] if i < len(a) else None
+        jb = b[k][0] if k < len(b) else None
+        if ja is not None and (jb is None or ja < jb):
+            return a[i][1] < 0  # b is 0 at ja
+        if jb is not None and (ja is None or jb < ja):
+            return b[k][1] > 0  # a is 0 at jb
+        if a[i][1] != b[k][1]:
+            return a[i][1] < b[k][1]
+        i, k = i + 1, k + 1
+    return False
 
 
 def relative_key(key: Key, base: dict[int, Fraction]) -> dict[int, Fraction]:
@@ -269,6 +291,7 @@ def _build_local(local_heads: tuple, width: int, scale: int) -> tuple:
             num[e] = num.get(e, Fraction(0)) + weight.coef * value
         numerators_list.append(LPoly(nvars, num))
         denominators_list.append(LPoly(nvars, den))
+    check_degrees(denominators_list, nvars)
     numerators, denominators = tuple(numerators_list), tuple(denominators_list)
     Q = product(denominators, nvars)
     P = LPoly(nvars)
@@ -298,6 +321,22 @@ def _build_local(local_heads: tuple, width: int, scale: int) -> tuple:
         P_red, Q_red = P_red.shift(unshift), Q_red.shift(unshift)
         P, Q = P.shift(unshift), Q.shift(unshift)
     return basis, numerators, denominators, P, Q, factors, P_red, Q_red, valid, tuple(low)
+
+
+def check_degrees(denominators: list[LPoly], nvars: int) -> None:
+    """Refuse (TooLarge) a block whose Q = Π D_h has a degree beyond the cost model's limits.
+
+    The exact lattice degrees, checked before any product or factorisation; the spec layer
+    estimated them before the lattice was built (`spec.cost`).
+    """
+    from headfusion.spec.cost import MAX_DEGREE, MAX_T_DEGREE
+
+    for i in range(nvars):
+        degree = sum(max(e[i] for e in D.terms) - min(e[i] for e in D.terms) for D in denominators if D.terms)
+        limit = MAX_T_DEGREE if i == nvars - 1 else MAX_DEGREE
+        if degree > limit:
+            what = "powers of t (the e^b weights)" if i == nvars - 1 else f"lattice steps along coordinate {i + 1}"
+            raise TooLarge(f"a block spans {degree} {what} (limit {limit}); the exact engine cannot expand this yet")
 
 
 def _merged_factors(denominators: tuple[LPoly, ...]) -> list[tuple[LPoly, int]]:

@@ -54,7 +54,7 @@ def canonical_form(model: MultiHead) -> tuple:
     """A hashable normal form of F up to an additive constant (m* does not see constants).
 
     Drops zero-scale heads and heads with a single key (they are constants), translates
-    each head so that its coordinate-wise minimum key is 0, merges equal keys (L1), sorts
+    each head so that its lexicographically least key is 0, merges equal keys (L1), sorts
     atoms and heads, and renames the variables in order of first use.
     """
     heads = []
@@ -62,8 +62,9 @@ def canonical_form(model: MultiHead) -> tuple:
         if scale == 0 or len({a.key for a in head.atoms}) == 1:
             continue
         keys = [dict(a.key) for a in head.atoms]
-        indices = {j for k in keys for j in k}
-        base = {j: min(k.get(j, Fraction(0)) for k in keys) for j in indices}
+        indices = sorted({j for k in keys for j in k})
+        base = min(keys, key=lambda k: [k.get(j, Fraction(0)) for j in indices])  # as the kernel: the least key
+        base = {j: base.get(j, Fraction(0)) for j in indices}
         atoms = []
         for a, k in zip(head.atoms, keys):
             rel = sparse_key({j: k.get(j, Fraction(0)) - base[j] for j in indices})

@@ -85,7 +85,7 @@ def check_exp_form(model: Model, ev: dict, facts: Facts) -> Result:
     return out, ["def:F", "lemma:L1"], say.exp_form(len(blocks), rank)
 
 
-def _substitute(p: Poly, a: list[int]) -> Poly:
+def substitute(p: Poly, a: list[int]) -> Poly:
     """p(y^a) in (y, t)."""
     out: Poly = {}
     for e, c in p.items():
@@ -121,7 +121,7 @@ def check_coprime(model: Model, ev: dict, facts: Facts) -> Result:
                 require(len(a) == rank and all(a[c] > sum(a[k] * widths[k] for k in range(c)) for c in range(rank)),
                         f"shape {i}: the substitution does not separate the factor's exponent differences")
                 A, B = poly_from_json(item["A"], 2), poly_from_json(item["B"], 2)
-                combo = add(mul(A, _substitute(Pr, a)), mul(B, _substitute(f, a)))
+                combo = add(mul(A, substitute(Pr, a)), mul(B, substitute(f, a)))
                 require(len(x_groups(combo)) == 1, f"shape {i}: the Bezout combination is not a nonzero monomial")
             counts[item["reason"]] += 1
             factors.append((f, e, item["reason"]))

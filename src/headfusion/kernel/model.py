@@ -61,10 +61,15 @@ def model_from_json(data: dict) -> Model:
 
 
 def relative_keys(atoms: tuple[Atom, ...]) -> list[dict[int, Fraction]]:
-    """Each key minus the head's coordinate-wise minimum key (N_h/D_h is unchanged by that translation)."""
+    """Each key minus the head's lexicographically least key (N_h/D_h is unchanged by a translation).
+
+    The anchor is a key of the head, so the translated keys are differences of keys: they
+    lie in the lattice spanned by S − S (Lemma L2), never in a larger one.
+    """
     keys = [dict(a.key) for a in atoms]
-    base = {j: min(k.get(j, Fraction(0)) for k in keys) for j in {j for k in keys for j in k}}
-    return [{j: k.get(j, Fraction(0)) - b for j, b in base.items() if k.get(j, Fraction(0)) != b} for k in keys]
+    used = sorted({j for k in keys for j in k})
+    anchor = min(keys, key=lambda k: [k.get(j, 0) for j in used])
+    return [{j: k.get(j, 0) - anchor.get(j, 0) for j in used if k.get(j, 0) != anchor.get(j, 0)} for k in keys]
 
 
 def t_scale(model: Model) -> int:

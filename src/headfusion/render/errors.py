@@ -4,6 +4,8 @@ or failing LaTeX engine, an unsafe file name.  Its message is one line, meant fo
 
 from __future__ import annotations
 
+from headfusion.spec.errors import CheckFailed
 
-class RenderError(Exception):
+
+class RenderError(CheckFailed):
     """Rendering or compiling a certificate failed (one line, for stderr)."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Sequence
 
-from headfusion.kernel.checks import _substitute
+from headfusion.kernel.checks import substitute
 from headfusion.kernel.poly import add, mul, poly_from_json
 from headfusion.render.tex import (
     as_fraction,
@@ -157,8 +157,8 @@ def _binomial_difference(terms: list) -> list[int] | None:
 def _bezout_tex(item: dict, P: list, rank: int, t_scale: int) -> dict:
     """The Bézout identity of a factor, with P′(y^a), f(y^a) and the monomial they combine to."""
     a = [int(x) for x in item["substitution"]]
-    Pa = _substitute(poly_from_json(P, rank + 1), a)
-    fa = _substitute(poly_from_json(item["poly"], rank + 1), a)
+    Pa = substitute(poly_from_json(P, rank + 1), a)
+    fa = substitute(poly_from_json(item["poly"], rank + 1), a)
     A, B = poly_from_json(item["A"], 2), poly_from_json(item["B"], 2)
     combo = add(mul(A, Pa), mul(B, fa))
     y = ["y"]

@@ -3,6 +3,14 @@
 User input is data.  Expressions are parsed with `ast.parse` and walked with a
 whitelist of node types; nothing is evaluated by Python or sympy.  Decimal literals
 are read from their source text, so `0.1` is exactly 1/10.
+
+No silent text: the whole text is the function.  Python's tokenizer would drop a
+comment (`# ...`), join lines at a backslash and NFKC-normalise look-alike letters
+(`ｑ1`, `𝐪1` → `q1`), so an expression must be printable ASCII without `#` or a backslash;
+anything else is refused with its column (decision: look-alikes such as `−` U+2212 or
+`×` are refused, not mapped, so the text a certificate shows is the text parsed).
+Every number is bounded while it is read (`spec.cost.MAX_DIGITS`), before any power or
+product is computed.
 """
 
 from __future__ import annotations
@@ -13,6 +21,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Union
 
+from headfusion.spec.cost import MAX_BITS, MAX_DIGITS, MAX_VARIABLES, too_many_digits
+from headfusion.spec.errors import InputError, ResourceLimit
 from headfusion.spec.numbers import Weight
 from headfusion.spec.model import Atom, Head, Key, MultiHead
 
@@ -21,7 +31,7 @@ MAX_ABS_EXPONENT = 64
 VARIABLE = re.compile(r"q([1-9][0-9]*)\Z")
 
 
-class SpecError(ValueError):
+class SpecError(InputError):
     """Bad user input: the message is one line for stderr (exit code 2)."""
 
 
@@ -45,6 +55,8 @@ class Affine:
             raise SpecError("log(r) may only be multiplied by integers (the weight must stay rational)")
         if abs(factor) > MAX_ABS_EXPONENT and self.log_arg != 1:
             raise SpecError(f"multiple of log(r) too large (limit {MAX_ABS_EXPONENT})")
+        if self.log_arg != 1 and _bits(self.log_arg) * abs(factor) > MAX_BITS:
+            raise ResourceLimit(f"a multiple of log(r) would have more than {MAX_DIGITS} digits (limit on every number)")
         return Affine(
             _clean({j: c * factor for j, c in self.coeffs}),
             self.bias * factor,
@@ -56,6 +68,27 @@ class Affine:
 
     def weight(self) -> Weight:
         return Weight(self.log_arg, self.bias)
+
+
+def _bits(value: Fraction) -> int:
+    return max(abs(value.numerator).bit_length(), value.denominator.bit_length())
+
+
+def _bounded(value: "Value", text: str) -> "Value":
+    """value, after checking that every number in it has at most about MAX_DIGITS digits."""
+    if isinstance(value, Fraction):
+        numbers: list[Fraction] = [value]
+    elif isinstance(value, Affine):
+        numbers = [c for _, c in value.coeffs] + [value.bias, value.log_arg]
+    else:
+        numbers = [value.constant] + [s for s, _ in value.terms]
+    if any(too_many_digits(x) for x in numbers):
+        raise ResourceLimit(f"a number in {_short_text(text)} has more than {MAX_DIGITS} digits (limit on every number)")
+    return value
+
+
+def _short_text(text: str) -> str:
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _clean(coeffs: dict[int, Fraction]) -> tuple[tuple[int, Fraction], ...]:
@@ -153,8 +186,15 @@ class _Evaluator:
         if isinstance(node.value, bool) or not isinstance(node.value, (int, float)):
             raise SpecError(f"unsupported constant {self._text(node)}")
         if isinstance(node.value, int):
+            if abs(node.value).bit_length() > MAX_BITS:
+                raise ResourceLimit(f"an integer with more than {MAX_DIGITS} digits (limit on every number)")
             return Fraction(node.value)
         text = self._text(node)
+        mantissa, _, exponent = text.lower().replace("_", "").partition("e")
+        if len(mantissa) > MAX_DIGITS or (exponent and len(exponent.lstrip("+-0")) > 4) or (
+            exponent and abs(int(exponent)) > MAX_DIGITS
+        ):
+            raise ResourceLimit(f"the number {_short_text(text)} has more than {MAX_DIGITS} digits (limit on every number)")
         try:
             return Fraction(text.replace("_", ""))
         except (ValueError, ZeroDivisionError):
@@ -166,6 +206,8 @@ class _Evaluator:
             if node.id in FUNCTIONS or node.id in ("exp", "sin", "cos"):
                 raise SpecError(f"'{node.id}' must be called with an argument")
             raise SpecError(f"unknown variable '{node.id}' (variables are q1, q2, ...)")
+        if len(match.group(1)) > len(str(MAX_VARIABLES)) or int(match.group(1)) > MAX_VARIABLES:
+            raise ResourceLimit(f"variable {_short_text(node.id)} is beyond q{MAX_VARIABLES}, the limit on variables")
         index = int(match.group(1))
         self.max_variable = max(self.max_variable, index)
         return Affine(coeffs=((index, Fraction(1)),))
@@ -173,11 +215,11 @@ class _Evaluator:
     def _product(self, node: ast.BinOp) -> Value:
         left, right = self.value(node.left), self.value(node.right)
         if isinstance(left, Fraction) and isinstance(right, Fraction):
-            return left * right
+            return _bounded(left * right, self._text(node))
         if isinstance(right, Fraction):
-            return _scale(left, right)
+            return _bounded(_scale(left, right), self._text(node))
         if isinstance(left, Fraction):
-            return _scale(right, left)
+            return _bounded(_scale(right, left), self._text(node))
         if isinstance(left, Affine) and isinstance(right, Affine):
             raise SpecError(f"nonlinear logit: {self._text(node)} (logits must be affine in q)")
         raise SpecError(f"products of heads are not supported: {self._text(node)}")
@@ -188,7 +230,7 @@ class _Evaluator:
             raise SpecError(f"division by a non-constant: {self._text(node)}")
         if right == 0:
             raise SpecError(f"division by zero: {self._text(node)}")
-        return left / right if isinstance(left, Fraction) else _scale(left, 1 / right)
+        return _bounded(left / right if isinstance(left, Fraction) else _scale(left, 1 / right), self._text(node))
 
     def _power(self, node: ast.BinOp) -> Fraction:
         base, exponent = self.value(node.left), self.value(node.right)
@@ -198,7 +240,9 @@ class _Evaluator:
             raise SpecError(f"exponent too large (limit {MAX_ABS_EXPONENT}): {self._text(node)}")
         if base == 0 and exponent < 0:
             raise SpecError(f"division by zero: {self._text(node)}")
-        return base ** int(exponent)
+        if _bits(base) * abs(int(exponent)) > MAX_BITS + 64:
+            raise ResourceLimit(f"{_short_text(self._text(node))} has more than {MAX_DIGITS} digits (limit on every number)")
+        return _bounded(base ** int(exponent), self._text(node))
 
     def _call(self, node: ast.Call) -> Value:
         if not isinstance(node.func, ast.Name):
@@ -295,6 +339,25 @@ def _add(left: Value, right: Value, sign: int) -> Value:
     return _as_affine(left).add(_as_affine(right), sign)
 
 
+_HINTS = {"\u2212": "-", "\u00d7": "*", "\u00b7": "*", "\u2217": "*", "\u03c3": "sigmoid"}
+
+
+def _check_characters(source: str) -> None:
+    """No silent text: printable ASCII only, no comment (#) and no line continuation (\\)."""
+    for column, ch in enumerate(source, 1):
+        if ch == "#":
+            raise SpecError(f"'#' at column {column}: comments are not allowed, the whole text is the function")
+        if ch == "\\":
+            raise SpecError(f"'\\' at column {column}: line continuations are not allowed")
+        if ch in "\t\n\r":
+            continue
+        if not " " <= ch <= "~":
+            hint = f" (write '{_HINTS[ch]}')" if ch in _HINTS else ""
+            raise SpecError(
+                f"character U+{ord(ch):04X} at column {column}: expressions are printable ASCII only{hint}"
+            )
+
+
 def parse_expression(text: str, dimension: int | None = None) -> MultiHead:
     """Parse an expression over q1..qN into a MultiHead (AST whitelist, exact numbers)."""
     if not isinstance(text, str) or not text.strip():
@@ -302,6 +365,7 @@ def parse_expression(text: str, dimension: int | None = None) -> MultiHead:
     if len(text) > MAX_EXPRESSION_CHARS:
         raise SpecError(f"expression longer than {MAX_EXPRESSION_CHARS} characters")
     source = text.strip()
+    _check_characters(source)
     try:
         tree = ast.parse(source, mode="eval")
     except SyntaxError as exc:

@@ -12,9 +12,11 @@ from typing import Callable
 
 from headfusion.spec.numbers import Weight
 from headfusion.spec.model import Atom, Head, MultiHead
+from headfusion.spec.cost import MAX_VARIABLES
+from headfusion.spec.errors import ResourceLimit
 from headfusion.spec.expressions import SpecError
 
-MAX_FAMILY_DIMENSION = 1_000_000
+MAX_FAMILY_DIMENSION = MAX_VARIABLES
 
 
 def _unit(j: int, scale: Fraction = Fraction(1)) -> tuple[tuple[int, Fraction], ...]:
@@ -67,5 +69,5 @@ def build_family(name: str, d: int | None) -> MultiHead:
     if d < 1:
         raise SpecError(f"--d must be at least 1, got {d}")
     if d > MAX_FAMILY_DIMENSION:
-        raise SpecError(f"--d {d} exceeds the limit of {MAX_FAMILY_DIMENSION}")
+        raise ResourceLimit(f"--d {d} exceeds the limit of {MAX_FAMILY_DIMENSION} variables: use a smaller d")
     return family.build(d)

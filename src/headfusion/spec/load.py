@@ -2,28 +2,42 @@
 
 from __future__ import annotations
 
+from headfusion.spec.cost import check_cost, check_dimension
 from headfusion.spec.families import FAMILIES, build_family
 from headfusion.spec.model import Spec
 from headfusion.spec.expressions import SpecError, parse_expression
 
 
 def load_spec(text: str, d: int | None = None) -> Spec:
-    """Resolve SPEC (+ --d) into a model; SpecError on anything malformed."""
-    if not isinstance(text, str) or not text.strip():
+    """Resolve SPEC (+ --d) into a model; SpecError (an InputError) on anything malformed.
+
+    Every spec passes the cost model (`spec.cost.check_cost`) before it is returned, so no
+    caller starts work on an input beyond the limits.
+    """
+    if not isinstance(text, str):
+        raise SpecError(f"the spec must be a string, got {type(text).__name__}")
+    if not text.strip():
         raise SpecError("empty spec")
     stripped = text.strip()
+    if d is not None and (isinstance(d, bool) or not isinstance(d, int)):
+        raise SpecError(f"d must be an integer, got {type(d).__name__} {d!r}")
     if d is not None and d < 1:
         raise SpecError(f"--d must be at least 1, got {d}")
     if stripped in FAMILIES:
         family = FAMILIES[stripped]
         model = build_family(stripped, d)
-        return Spec(stripped, d, "family", family.title.replace("_d", f"_{d}"), f"{family.name}_d{d}", model)
-    if stripped.endswith(".toml"):
+        spec = Spec(stripped, d, "family", family.title.replace("_d", f"_{d}"), f"{family.name}_d{d}", model)
+    elif stripped.endswith(".toml"):
         from headfusion.spec.toml import load_toml_spec  # the TOML format lives in its own module
 
-        return load_toml_spec(stripped, d)
-    model = parse_expression(stripped, d)
-    return Spec(stripped, d, "expression", stripped, slug_of(stripped), model)
+        spec = load_toml_spec(stripped, d)
+    else:
+        if d is not None:
+            check_dimension(d)
+        model = parse_expression(stripped, d)
+        spec = Spec(stripped, d, "expression", stripped, slug_of(stripped), model)
+    check_cost(spec.model)
+    return spec
 
 
 def slug_of(text: str) -> str:

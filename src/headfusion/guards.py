@@ -1,0 +1,80 @@
+"""Guards of the command line: SIGTERM as an orderly exit, a wall-clock deadline, option types.
+
+Top layer (with cli.py and api.py): it may import every package.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any, Callable
+
+from headfusion.spec.errors import InputError, ResourceLimit
+
+
+class Terminated(BaseException):
+    """SIGTERM arrived: unwind (removing temporaries) and exit 143."""
+
+
+def on_sigterm(signum: int, frame: object) -> None:
+    raise Terminated()
+
+
+def checked(check: Callable[[str], Any]) -> Callable[[str], Any]:
+    """An argparse type from an `options` check (its InputError becomes the usage message)."""
+
+    def convert(text: str) -> Any:
+        try:
+            return check(text)
+        except InputError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    return convert
+
+
+def deadline(seconds: float, what: str):
+    """Wall-clock guard: ResourceLimit when `what` runs longer than `seconds` (main thread only).
+
+    The SIGALRM handler raises; when the raise is swallowed (inside a `__del__` or a ctypes
+    callback of z3) the timer re-arms every 0.1 s, and any exception that escapes after the
+    deadline fired is reported as the deadline.
+    """
+    import contextlib
+    import signal
+    import sys
+    import threading
+
+    message = (f"{what} did not finish within {seconds:g} s: use a smaller input or d, "
+               "--no-atoms-list, or a larger --timeout")
+
+    @contextlib.contextmanager
+    def guard():
+        if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+            yield
+            return
+        fired: list[bool] = []
+
+        def expire(signum: int, frame: object) -> None:
+            fired.append(True)
+            signal.setitimer(signal.ITIMER_REAL, 0.1)
+            raise ResourceLimit(message)
+
+        def unraisable(info: object) -> None:  # a deadline swallowed by a __del__: stay quiet
+            if not isinstance(getattr(info, "exc_value", None), ResourceLimit):
+                hook(info)
+
+        hook = sys.unraisablehook
+        previous = signal.signal(signal.SIGALRM, expire)
+        sys.unraisablehook = unraisable
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+        try:
+            yield
+        except Exception as exc:
+            if fired and not isinstance(exc, ResourceLimit):
+                raise ResourceLimit(message) from None
+            raise
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+            sys.unraisablehook = hook
+
+    return guard()

@@ -458,3 +458,37 @@ def test_the_box_is_the_kernels_own(refuted):
     cert["claims"] = [c for c in cert["claims"] if c is item or c["id"] != "search:m3"]
     item["evidence"]["atoms"] = 3
     assert "search:m3" in rejected(cert)
+
+
+# -- the theorem for every d ---------------------------------------------------------------
+
+@pytest.mark.parametrize("spec,statement", [
+    ("W", r"$m^*(F_d)=2^d$"), ("tanh-sum", r"$m^*(F_d)=2^d$"), ("proofs/sigmoid_sum.toml", r"$m^*(F_d)=2^d$"),
+    ("proofs/three_atom_sum.toml", r"$2^d\le m^*(F_d)\le 3^d$"),
+])
+def test_every_d_certificates_verify(spec, statement):
+    from headfusion.proof.certify import certify_every_d
+
+    cert = json.loads(json.dumps(certify_every_d(spec, ["headfusion", "certify", spec, "--every-d"]).certificate))
+    assert verify_certificate(cert).ok
+    assert claim(cert, "theorem")["statement"].endswith(f"satisfies {statement}.")
+    assert cert["spec"]["every_d"] is True and cert["summary"]["every_d"] is True
+    assert "lemma:LP" in claim(cert, "theorem")["depends_on"]
+
+
+def test_every_d_needs_the_shape_condition():
+    from headfusion.proof.certify import certify_every_d
+    from headfusion.spec.expressions import SpecError
+
+    for spec in ("proofs/weighted_sigmoid_sum.toml", "proofs/tournament_cycle.toml", "sigmoid(q1) + sigmoid(q2)"):
+        with pytest.raises(SpecError):
+            certify_every_d(spec, ["x"])
+    cert = certificate("sigmoid(q1) + sigmoid(2*q1)")  # a single function cannot claim every d
+    cert["spec"]["every_d"] = True
+    assert "def:F" in rejected(cert)
+    cert = json.loads(json.dumps(certify_every_d("proofs/three_atom_sum.toml", ["x"]).certificate))
+    claim(cert, "theorem")["statement"] = claim(cert, "theorem")["statement"].replace(r"2^d\le", r"3^d\le")
+    assert "theorem" in rejected(cert)
+    swapped = json.loads(json.dumps(certify_every_d("W", ["x"]).certificate))
+    swapped["spec"]["text"] = "tanh-sum"  # the block is rebuilt from the spec: σ is not tanh
+    assert "def:F" in rejected(swapped)

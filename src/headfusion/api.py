@@ -1,6 +1,11 @@
 """Python API: `hf.analyze`, `hf.search`, `hf.certify`, `hf.verify` with typed results.
 
 Results render themselves in Jupyter (`_repr_latex_`, `_repr_html_`).
+
+Errors speak one language (`headfusion.errors`): bad input of any kind, wrong argument
+types included, raises `headfusion.InputError` (the CLI's exit 2, with the same message);
+a failed check raises `headfusion.CheckFailed` (the CLI's exit 1).  Arguments are checked
+by `spec.options`, the same checks as the CLI's options, before any work.
 """
 
 from __future__ import annotations
@@ -10,6 +15,9 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from headfusion.spec import options
+from headfusion.spec.errors import CheckFailed, InputError
 
 
 def _tex_int(value: int | None) -> str:
@@ -103,8 +111,11 @@ def analyze(spec: str, d: int | None = None, atoms_list: bool = True) -> Analysi
     from headfusion.proof.analysis import analyze as run
     from headfusion.spec.load import load_spec
 
-    loaded = load_spec(spec, d)
-    data = run(loaded, list_atoms=atoms_list)
+    d = options.optional_d(d)
+    atoms_list = options.flag(atoms_list, "atoms_list")
+    with _one_language():
+        loaded = load_spec(spec, d)
+        data = run(loaded, list_atoms=atoms_list)
     return Analysis(loaded.title, data["head_atom_terms"], data["lower_bound"], data["upper_bound"], data["minimum"], data)
 
 
@@ -113,14 +124,19 @@ def search(spec: str, atoms: int | None = None, d: int | None = None, timeout: f
     from headfusion.solving import solver as engine
     from headfusion.spec.load import load_spec
 
-    model = load_spec(spec, d).model
-    if minimize:
-        result = engine.minimize(model, timeout=timeout)
-        data = result.to_json()
-        return Search(data["status"], data["minimum"], data)
-    if atoms is None:
-        raise ValueError("give atoms=M or minimize=True")
-    data = engine.search(model, atoms, timeout=timeout).to_json()
+    d = options.optional_d(d)
+    timeout = options.timeout(timeout, "timeout")
+    minimize = options.flag(minimize, "minimize")
+    if (atoms is None) == (not minimize):
+        raise InputError("give exactly one of atoms=M and minimize=True")
+    if atoms is not None:
+        atoms = options.count(atoms, "atoms")
+    with _one_language():
+        model = load_spec(spec, d).model
+        if minimize:
+            data = engine.minimize(model, timeout=timeout).to_json()
+            return Search(data["status"], data["minimum"], data)
+        data = engine.search(model, atoms, timeout=timeout).to_json()
     return Search(data["status"], None, data)
 
 
@@ -131,18 +147,58 @@ def certify(spec: str, d: int | None = None, out: str | Path = "out", pdf: bool 
     from headfusion.render.write import write_certificate
     from headfusion.spec.load import load_spec
 
-    loaded = load_spec(spec, d)
-    command = ["headfusion", "certify", spec] + (["--d", str(d)] if d is not None else [])
-    result = run(loaded, command, search=search, search_timeout=search_timeout)
-    files = write_certificate(result.certificate, Path(out), result.queries, pdf=pdf)
+    d = options.optional_d(d)
+    out_dir = options.out_dir(out, "out")
+    if pdf is not None:
+        pdf = options.flag(pdf, "pdf")
+    search = options.flag(search, "search")
+    search_timeout = options.timeout(search_timeout, "search_timeout")
+    with _one_language():
+        loaded = load_spec(spec, d)
+        command = ["headfusion", "certify", spec] + (["--d", str(d)] if d is not None else [])
+        result = run(loaded, command, search=search, search_timeout=search_timeout)
+        files = write_certificate(result.certificate, out_dir, result.queries, pdf=pdf)
     return Certificate(files, result.certificate)
 
 
-def verify(certificate: str | Path | dict[str, Any]) -> Verification:
-    """Replay every claim of a certificate with the kernel (a path or the loaded data)."""
-    from headfusion.kernel.base import parse_json, read_certificate_text
+def verify(certificate: str | Path | dict[str, Any], strict: bool = False) -> Verification:
+    """Replay every claim of a certificate with the kernel (a path or the loaded data).
+
+    InputError when it is not a bounded certificate (the CLI's exit 2); with strict=True,
+    CheckFailed when a claim fails (the CLI's exit 1), else `Verification.ok` is False.
+    """
+    from headfusion.kernel.base import SchemaError, parse_json, read_certificate_text
     from headfusion.kernel.verify import verify_certificate
 
-    data = certificate if isinstance(certificate, dict) else parse_json(read_certificate_text(str(certificate)))
-    report = verify_certificate(json.loads(json.dumps(data)))
-    return Verification(report.ok, [{"id": i, "kind": k, "ok": o != "failed", "outcome": o, "message": m} for i, k, o, m in report.rows])
+    if not isinstance(certificate, (str, Path, dict)):
+        raise InputError(f"certificate must be a path or a dict, got {type(certificate).__name__}")
+    try:
+        if isinstance(certificate, dict):
+            data = parse_json(json.dumps(certificate))  # the same bounds as a file
+        else:
+            data = parse_json(read_certificate_text(str(certificate)))
+        report = verify_certificate(data)
+    except SchemaError as exc:
+        raise InputError(f"{certificate if not isinstance(certificate, dict) else 'certificate'}: {exc}") from None
+    except (RecursionError, ValueError, TypeError) as exc:
+        raise InputError(f"not a certificate: {' '.join(str(exc).split()) or type(exc).__name__}") from None
+    verification = Verification(report.ok, [{"id": i, "kind": k, "ok": o != "failed", "outcome": o, "message": m}
+                                            for i, k, o, m in report.rows])
+    if strict and not verification.ok:
+        failed = next(c for c in verification.claims if not c["ok"])
+        raise CheckFailed(f"certificate REJECTED: {failed['id']}: {failed['message']}")
+    return verification
+
+
+class _one_language:
+    """Turn the stray exceptions of deep or huge inputs into InputError (the CLI's exit 2)."""
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: type | None, exc: BaseException | None, tb: object) -> bool:
+        if isinstance(exc, RecursionError):
+            raise InputError("input nested too deeply") from None
+        if isinstance(exc, MemoryError):
+            raise InputError("out of memory: use a smaller input or d, or atoms_list=False") from None
+        return False

@@ -123,10 +123,19 @@ def cmd_certify(args: argparse.Namespace) -> int:
             "no LaTeX engine found: apt-get install -y texlive-latex-base texlive-latex-recommended "
             "texlive-pictures latexmk"
         )
-    spec = load_spec(args.spec, args.d)
     command = ["headfusion", "certify"] + list(args.argv_for_record)
-    result = certify(spec, command, search=not args.no_search, search_timeout=args.search_timeout,
-                     progress=_progress, timings=args.timings)
+    if args.every_d:
+        from headfusion.proof.certify import certify_every_d
+
+        if args.d is not None:
+            raise UsageError("--every-d states the theorem for every d: leave out --d")
+        result = certify_every_d(args.spec, command)
+        title = result.certificate["spec"]["title"]
+    else:
+        spec = load_spec(args.spec, args.d)
+        result = certify(spec, command, search=not args.no_search, search_timeout=args.search_timeout,
+                         progress=_progress, timings=args.timings)
+        title = spec.title
     _progress("rendering LaTeX ...")
     try:
         paths = write_certificate(result.certificate, out_dir, result.queries, pdf=True if args.pdf else None)
@@ -140,8 +149,11 @@ def cmd_certify(args: argparse.Namespace) -> int:
         _print_json({"summary": summary, "files": {k: str(v) for k, v in sorted(paths.items())}})
         return EXIT_OK
     theorem = next(c for c in result.certificate["claims"] if c["id"] == "theorem")
-    sys.stdout.write(f"{spec.title}: {summary['status']} — lower {_big(summary['lower_bound'])}, "
-                     f"upper {_big(summary['upper_bound'])}, minimum {_big(summary['minimum']) if summary['minimum'] is not None else 'undecided'}\n")
+    if summary["every_d"]:
+        sys.stdout.write(f"{title}: {summary['status']} for every d (block bounds {summary['lower_bound']} and {summary['upper_bound']})\n")
+    else:
+        sys.stdout.write(f"{title}: {summary['status']} — lower {_big(summary['lower_bound'])}, "
+                         f"upper {_big(summary['upper_bound'])}, minimum {_big(summary['minimum']) if summary['minimum'] is not None else 'undecided'}\n")
     sys.stdout.write(f"theorem: {theorem['statement']}\n")
     for kind, path in sorted(paths.items()):
         sys.stdout.write(f"wrote {path}\n")
@@ -381,6 +393,8 @@ def build_parser() -> argparse.ArgumentParser:
     certify_.add_argument("--out", default="out", help="output folder (default out/)")
     certify_.add_argument("--pdf", action="store_true", help="require the PDF (exit 2 without a LaTeX engine)")
     certify_.add_argument("--no-search", action="store_true", help="skip the solver searches")
+    certify_.add_argument("--every-d", action="store_true",
+                          help="the theorem for every d of a family F_d = Σ_j f(q_j) (W, tanh-sum, or such a TOML spec)")
     certify_.add_argument("--search-timeout", type=_checked(lambda v: options.timeout(v, "--search-timeout")), default=60.0, help="seconds per solver question")
     certify_.add_argument("--timings", action="store_true", help="record solver seconds (output no longer byte-identical)")
     certify_.set_defaults(handler=cmd_certify)

@@ -58,8 +58,8 @@ def deadline(seconds: float, what: str):
             signal.setitimer(signal.ITIMER_REAL, 0.1)
             raise ResourceLimit(message)
 
-        def unraisable(info: object) -> None:  # a deadline swallowed by a __del__: stay quiet
-            if not isinstance(getattr(info, "exc_value", None), ResourceLimit):
+        def unraisable(info: object) -> None:  # after the deadline, a __del__ that failed: stay quiet
+            if not fired:
                 hook(info)
 
         hook = sys.unraisablehook

@@ -92,3 +92,8 @@ def theorem(lower: int, upper: int) -> str:
     if lower == upper:
         return rf"$m^*(F)={tex_int(lower)}$."
     return rf"${tex_int(lower)}\le m^*(F)\le {tex_int(upper)}$."
+
+
+def every_d(lower: int, upper: int) -> str:
+    bound = rf"m^*(F_d)={tex_int(lower)}^d" if lower == upper else rf"{tex_int(lower)}^d\le m^*(F_d)\le {tex_int(upper)}^d"
+    return rf"For every $d\ge1$, the function $F_d(q)=c_d+\sum_{{j=1}}^d F(q_j)$ satisfies ${bound}$."

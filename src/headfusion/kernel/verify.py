@@ -60,35 +60,53 @@ def check_of(claim_id: str) -> str:
 
 
 def rebuild(spec: dict) -> tuple[dict, dict]:
-    """Statement layer: (model JSON, spec fields) rebuilt from the embedded spec text by the spec parser."""
+    """Statement layer: (model JSON, spec fields) rebuilt from the embedded spec text by the spec parser.
+
+    For the theorem for every d, the spec parser also decides that every member is
+    F_d = c_d + Σ_{j=1}^d f(q_j) and returns the block f, which is then the model checked here.
+    """
+    from headfusion.spec.family import every_d_block
     from headfusion.spec.load import load_spec
     from headfusion.spec.toml import load_toml_text
 
     try:
+        if spec["every_d"] is True:
+            built, title, slug = every_d_block(spec["kind"], spec["text"], spec["source"])
+            fields = {"kind": spec["kind"], "text": spec["text"] if spec["kind"] == "family" else None,
+                      "source": spec["source"], "d": None, "title": title, "slug": slug, "every_d": True}
+            return built.model.to_json(), fields
         if spec["kind"] == "toml":
             built = load_toml_text(spec["source"], "the embedded TOML spec", spec["d"])
         else:
             built = load_spec(spec["text"], spec["d"])
     except Exception as exc:  # the statement layer refuses: the definition fails, with its reason
         raise CheckFailed(f"the spec does not rebuild: {exc}") from None
-    fields = {"kind": built.kind, "text": None if built.kind == "toml" else built.text, "source": built.source, "d": built.d, "title": built.title, "slug": built.slug}
+    fields = {"kind": built.kind, "text": None if built.kind == "toml" else built.text, "source": built.source,
+              "d": built.d, "title": built.title, "slug": built.slug, "every_d": False}
     return built.model.to_json(), fields
 
 
-def theorem_facts(facts: dict) -> tuple[dict, list[str], str]:
-    """The theorem's numbers, dependencies and statement from the checked claims."""
-    lowers = [facts["lower:newton"]["count"]] + [f["lower"] for f in facts.values() if "lower" in f]
-    lowers += [facts["lower:face"]["bound"]] if "lower:face" in facts else []
-    uppers = [facts["upper"]["atoms"]] + [f["upper"] for f in facts.values() if "upper" in f]
-    lower, upper = max(lowers), min(uppers)
+def theorem_facts(facts: dict, every_d: bool = False) -> tuple[dict, list[str], str]:
+    """The theorem's numbers, dependencies and statement from the checked claims.
+
+    For every d (Lemma LP over d disjoint copies of the block): V^d ≤ m*(F_d) ≤ A^d, with V the
+    block's Newton vertices and A its construction; searches about the block are not used.
+    """
+    if every_d:
+        lower, upper = facts["lower:newton"]["count"], facts["upper"]["atoms"]
+        deps = ["upper", "lower:newton", "lemma:LP"]
+    else:
+        lower = max([facts["lower:newton"]["count"]] + [f["lower"] for f in facts.values() if "lower" in f]
+                    + ([facts["lower:face"]["bound"]] if "lower:face" in facts else []))
+        upper = min([facts["upper"]["atoms"]] + [f["upper"] for f in facts.values() if "upper" in f])
+        deps = ["upper", "lower:newton"] + [i for i in facts if i == "lower:face" or i.startswith("search:")]
     require(lower <= upper, f"checked bounds contradict each other ({lower} > {upper})")
     status = "proved" if lower == upper else "bounds"
     expected = {"lower": lower, "upper": upper, "minimum": lower if lower == upper else None, "status": status}
-    deps = ["upper", "lower:newton"] + [i for i in facts if i == "lower:face" or i.startswith("search:")]
-    return expected, deps, say.theorem(lower, upper)
+    return expected, deps, (say.every_d(lower, upper) if every_d else say.theorem(lower, upper))
 
 
-def summary(model: Model, facts: dict) -> dict:
+def summary(model: Model, facts: dict, every_d: bool = False) -> dict:
     """The summary every certificate carries, recomputed from checked facts."""
     theorem = facts["theorem"]
     return {
@@ -98,6 +116,7 @@ def summary(model: Model, facts: dict) -> dict:
         "face_limit_bound": facts["lower:face"]["bound"] if "lower:face" in facts else None,
         "refutations": sum(1 for i in facts if i.startswith("search:") and "lower" in facts[i]),
         "testimony_lower": max((f["testimony"] for f in facts.values() if "testimony" in f), default=None),
+        "every_d": every_d,
     }
 
 
@@ -131,7 +150,7 @@ def verify_certificate(cert: object) -> Report:
                 name, deps, text = say.LEMMAS[cid[6:]]
                 found, deps, kind, title = {}, [f"lemma:{d}" for d in deps], "lemma", f"Lemma {cid[6:]} ({name})"
             elif check == "theorem":
-                found, deps, text = theorem_facts(facts)
+                found, deps, text = theorem_facts(facts, cert["spec"]["every_d"])
                 require(claim["evidence"] == found, "the theorem's numbers differ from its checked claims")
                 kind, title = "theorem", "Theorem"
             else:
@@ -160,7 +179,7 @@ def verify_certificate(cert: object) -> Report:
         problems.append(f"unused lemmas {sorted(lemmas - used)}")
     if ids and ids[-1] != "theorem":
         problems.append("the theorem must come last")
-    if not problems and cert["summary"] != summary(model, facts):
+    if not problems and cert["summary"] != summary(model, facts, cert["spec"]["every_d"]):
         problems.append("the summary differs from the checked claims")
     if problems:
         rows.append(("certificate", "structure", "failed", "; ".join(problems)))

@@ -137,3 +137,16 @@ def certify(
         results, queries, note = run_searches(spec, form, lower, search_timeout, progress, timings)
     certificate = build_certificate(spec, command, results, [note] if note else [], bounds=(form, newton, face))
     return Certified(certificate, queries)
+
+
+def certify_every_d(text: str, command: list[str]) -> Certified:
+    """The theorem for every d of a family F_d = c_d + Σ_{j=1}^d f(q_j) (DESIGN §6), from its block f."""
+    from headfusion.spec.family import FAMILY_BLOCKS, every_d_block
+    from headfusion.spec.load import load_spec
+
+    family = load_spec(text, 1 if text.strip() in FAMILY_BLOCKS else None)
+    source = family.source if family.kind == "toml" else None
+    block, title, slug = every_d_block(family.kind, family.text if family.kind == "family" else None, source)
+    fields = {"kind": family.kind, "text": family.text if family.kind == "family" else None, "source": source,
+              "d": None, "title": title, "slug": slug, "every_d": True}
+    return Certified(build_certificate(block, command, [], [], every_d=fields), {})

@@ -36,10 +36,13 @@ def versions() -> dict[str, str]:
     return out
 
 
-def spec_json(spec: Spec) -> dict:
+def spec_json(spec: Spec, every_d: dict | None = None) -> dict:
     """The spec as a certificate embeds it: the full TOML text, never a path to it."""
+    if every_d is not None:
+        return every_d
     text = None if spec.kind == "toml" else spec.text  # a TOML spec is its embedded text, never a path
-    return {"kind": spec.kind, "text": text, "source": spec.source, "d": spec.d, "title": spec.title, "slug": spec.slug}
+    return {"kind": spec.kind, "text": text, "source": spec.source, "d": spec.d, "title": spec.title, "slug": spec.slug,
+            "every_d": False}
 
 
 def search_claims(results: list[dict]) -> list[tuple[str, dict]]:
@@ -73,7 +76,7 @@ def complete(cert: dict, drafts: list[tuple[str, dict]]) -> None:
             name, deps, text = statements.LEMMAS[cid[6:]]
             found, deps, kind, title = {}, [f"lemma:{d}" for d in deps], "lemma", f"Lemma {cid[6:]} ({name})"
         elif check == "theorem":
-            found, deps, text = theorem_facts(facts)
+            found, deps, text = theorem_facts(facts, cert["spec"]["every_d"])
             ev, kind, title = found, "theorem", "Theorem"
         else:
             if check == "search":
@@ -83,7 +86,7 @@ def complete(cert: dict, drafts: list[tuple[str, dict]]) -> None:
         facts[cid] = found
         claims.append({"id": cid, "kind": kind, "title": title, "statement": text, "depends_on": sorted(deps), "evidence": ev})
     cert["claims"] = claims
-    cert["summary"] = summary(model, facts)
+    cert["summary"] = summary(model, facts, cert["spec"]["every_d"])
 
 
 def lemmas_for(drafts: list[tuple[str, dict]]) -> list[str]:
@@ -100,14 +103,18 @@ def lemmas_for(drafts: list[tuple[str, dict]]) -> list[str]:
 
 
 def build_certificate(spec: Spec, command: list[str], search_results: list[dict] | None = None,
-                      notes: list[str] | None = None, bounds: tuple | None = None) -> dict:
-    """The certificate for a spec: model, claims with evidence (completed and replayed by the kernel), summary."""
+                      notes: list[str] | None = None, bounds: tuple | None = None, every_d: dict | None = None) -> dict:
+    """The certificate for a spec: model, claims with evidence (completed and replayed by the kernel), summary.
+
+    `every_d`: the spec fields of a family F_d = c_d + Σ_j f(q_j) whose block f is `spec`; the
+    theorem is then stated for every d (Lemma LP), from the block's checked claims.
+    """
     model = spec.model
     if bounds is None:
         form = exponential_form(model)
         bounds = (form, newton_bound(form), face_limit_bound(model))
     form, newton, (face, tree, face_note) = bounds
-    cert: dict[str, Any] = {"format": FORMAT, "spec": spec_json(spec), "model": model.to_json()}
+    cert: dict[str, Any] = {"format": FORMAT, "spec": spec_json(spec, every_d), "model": model.to_json()}
     coprime = evidence.coprimality_evidence(form)
     drafts: list[tuple[str, dict]] = [
         ("def:F", {"model_sha256": sha256(cert["model"])}),
@@ -116,7 +123,7 @@ def build_certificate(spec: Spec, command: list[str], search_results: list[dict]
         ("upper", evidence.construction_evidence(form)),
         ("lower:newton", evidence.newton_evidence(newton, coprime)),
     ]
-    if tree is not None:
+    if tree is not None and every_d is None:
         drafts.append(("lower:face", evidence.face_evidence(tree)))
     drafts += search_claims(search_results or [])
     complete(cert, [(f"lemma:{i}", {}) for i in lemmas_for(drafts)] + drafts + [("theorem", {})])

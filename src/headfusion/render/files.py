@@ -1,7 +1,9 @@
 """I/O at the edge: safe file names, atomic writes and the LaTeX engine that builds PDFs.
 
 Every file is written atomically (a temporary file in the target folder, then os.replace),
-so a reader never sees half a file.  `compile_pdf` runs latexmk or pdflatex in the .tex
+so a reader never sees half a file; `atomic_write_set` does the same for a set of files
+(all temporaries first, then the renames with SIGINT/SIGTERM held back), so a reader never
+sees half a set.  `compile_pdf` runs latexmk or pdflatex in the .tex
 file's own folder with reproducible dates (SOURCE_DATE_EPOCH) and turns a failure into a
 one-line `RenderError` quoting the first LaTeX error.
 """
@@ -16,6 +18,7 @@ import tempfile
 from pathlib import Path
 
 from headfusion.render.errors import RenderError
+from headfusion.spec.errors import InputError
 
 LATEX_TIMEOUT = 600  # seconds per engine run
 
@@ -64,6 +67,79 @@ def atomic_write(path: Path, data: bytes) -> None:
         except FileNotFoundError:
             pass
         raise
+
+
+def atomic_write_set(files: list[tuple[Path, bytes]]) -> None:
+    """Write several files so that the folder holds the old set or the new set, never a mix.
+
+    Order: (1) every target is checked (an existing folder or other non-file of that name is
+    refused with InputError, nothing written); (2) every file is written to a temporary
+    `.<name>.*.tmp` beside its target and fsynced; (3) with SIGINT and SIGTERM blocked, the
+    temporaries are renamed over their targets in the given order (callers put the .json,
+    the certificate itself, last) and the folder is fsynced; (4) the signals are unblocked, so
+    a pending Ctrl-C or SIGTERM acts only after the whole set is in place.  Any exception
+    before (3) removes the temporaries.  SIGKILL cannot be blocked: it can leave .tmp files
+    behind, and only a SIGKILL inside the renames (microseconds) could leave a mix.
+    """
+    for path, _ in files:
+        if path.is_symlink() or (path.exists() and not path.is_file()):
+            raise InputError(f"cannot write {path}: something that is not a regular file has that name")
+    temporaries: list[tuple[str, Path]] = []
+    try:
+        for path, data in files:
+            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+            temporaries.append((tmp, path))
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.chmod(tmp, 0o666 & ~_umask())
+        with _signals_held():
+            while temporaries:
+                tmp, path = temporaries[0]
+                os.replace(tmp, path)
+                temporaries.pop(0)
+            _fsync_dir({path.parent for path, _ in files})
+    except IsADirectoryError as exc:
+        raise InputError(f"cannot write {exc.filename or 'a file'}: a folder of that name exists") from None
+    finally:
+        for tmp, _ in temporaries:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+
+
+class _signals_held:
+    """Block SIGINT and SIGTERM in a with-block (main thread, POSIX); pending ones act on exit."""
+
+    def __enter__(self) -> None:
+        import signal
+        import threading
+
+        self.previous = None
+        if hasattr(signal, "pthread_sigmask") and threading.current_thread() is threading.main_thread():
+            self.previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+
+    def __exit__(self, *exc: object) -> None:
+        import signal
+
+        if self.previous is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, self.previous)
+
+
+def _fsync_dir(folders: set[Path]) -> None:
+    for folder in folders:
+        try:
+            fd = os.open(folder, os.O_RDONLY)
+        except OSError:
+            continue
+        try:
+            os.fsync(fd)
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
 
 
 def _first_latex_error(log: str) -> str:

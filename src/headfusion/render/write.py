@@ -11,7 +11,7 @@ import tempfile
 from pathlib import Path
 
 from headfusion.render.errors import RenderError
-from headfusion.render.files import INSTALL_HINT, atomic_write, compile_pdf, latex_engine, safe_file_name, sanitize_slug
+from headfusion.render.files import INSTALL_HINT, atomic_write_set, compile_pdf, latex_engine, safe_file_name, sanitize_slug
 from headfusion.render.latex import render_latex
 
 
@@ -25,7 +25,11 @@ def write_certificate(
 
     Returns {"json": path, "tex": path, "pdf": path (when built), <extra name>: path, ...}.
     pdf=None builds the PDF when an engine is present, pdf=True requires it, pdf=False skips it.
-    Every file is written atomically (temporary file in out_dir, then os.replace).
+    The set is written atomically (`files.atomic_write_set`): every file goes to a temporary
+    in out_dir first, then all are renamed with SIGINT/SIGTERM held back, the .json (the
+    certificate) last; out_dir holds the previous set or the new one, never half of each.
+    The PDF is compiled in a `headfusion-tex-*` temporary folder that is removed on any exit
+    the process survives (errors, Ctrl-C, SIGTERM through the CLI's handler).
     """
     out_dir = Path(out_dir)
     slug = sanitize_slug(cert.get("spec", {}).get("slug", "certificate"))
@@ -41,24 +45,17 @@ def write_certificate(
     tex = render_latex(cert)  # render before writing anything: no half-written certificate
     json_text = json.dumps(cert, indent=1) + "\n"
     out_dir.mkdir(parents=True, exist_ok=True)
-    written: dict[str, Path] = {}
     pdf_bytes: bytes | None = None
     if pdf is not False and engine is not None:
         with tempfile.TemporaryDirectory(prefix="headfusion-tex-") as tmp:
             tex_path = Path(tmp) / f"{slug}.tex"
             tex_path.write_text(tex, encoding="utf-8")
             pdf_bytes = compile_pdf(tex_path, engine).read_bytes()
-    paths = {"json": out_dir / f"{slug}.json", "tex": out_dir / f"{slug}.tex"}
-    atomic_write(paths["json"], json_text.encode("utf-8"))
-    written["json"] = paths["json"]
-    atomic_write(paths["tex"], tex.encode("utf-8"))
-    written["tex"] = paths["tex"]
-    for name in sorted(extra):
-        path = out_dir / name
-        atomic_write(path, extra[name].encode("utf-8"))
-        written[name] = path
+    files: list[tuple[str, Path, bytes]] = [(name, out_dir / name, extra[name].encode("utf-8")) for name in sorted(extra)]
+    files.append(("tex", out_dir / f"{slug}.tex", tex.encode("utf-8")))
     if pdf_bytes is not None:
-        path = out_dir / f"{slug}.pdf"
-        atomic_write(path, pdf_bytes)
-        written["pdf"] = path
+        files.append(("pdf", out_dir / f"{slug}.pdf", pdf_bytes))
+    files.append(("json", out_dir / f"{slug}.json", json_text.encode("utf-8")))  # the certificate itself, last
+    atomic_write_set([(path, data) for _, path, data in files])
+    written = {kind: path for kind, path, _ in files}
     return written

@@ -9,7 +9,8 @@ from fractions import Fraction
 
 import pytest
 
-from headfusion.algebra.expform import ExpForm, fused_atoms
+from headfusion.algebra.expform import ExpForm
+from headfusion.algebra.fused import fused_atoms
 from headfusion.cli import main
 
 

@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from headfusion.algebra.expform import exponential_form, identity_holds
+from headfusion.algebra.expform import exponential_form
+from headfusion.algebra.fused import identity_holds
 from headfusion.spec.numbers import Weight
 from headfusion.algebra.exact import sign_at_t
 from headfusion.spec.families import sigmoid_sum
@@ -146,7 +147,7 @@ def test_bad_input_exits_2_with_one_line(capsys, tmp_path, monkeypatch, text, fr
     [
         (["analyze", "W", "--d", "0"], "at least 1"),
         (["analyze", "W"], "needs --d"),
-        (["analyze", "W", "--d", "x"], "invalid int"),
+        (["analyze", "W", "--d", "x"], "must be an integer"),
         (["analyze", "W", "--d", "20"], "--no-atoms-list"),
         (["analyze", "missing.toml"], "not found"),
         (["frobnicate"], "invalid choice"),

@@ -290,3 +290,39 @@ def test_without_flint(monkeypatch) -> None:
     result = refute(P, Q, 4)
     assert result.status == "sat"
     check_head(P, Q, 4, result.head)
+
+
+heads_2d = st.one_of(
+    st.tuples(st.just("sigmoid"), st.integers(0, 1), st.integers(-1, 1)),
+    st.tuples(st.just("tanh"), st.integers(0, 1), st.integers(0, 1)),
+)
+
+
+def _spec_2d(head: tuple) -> str:
+    kind, a, b = head
+    logit = " + ".join(t for t in (f"{a}*q1" if a else "", f"{b}*q2" if b else "") if t) or "q1"
+    return f"{kind}({logit})"
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(heads_2d, min_size=1, max_size=2))
+def test_random_2d_sums(heads: list) -> None:
+    """2-D sums: refutations replay and the least m not refuted is the brute force's minimum."""
+    text = " + ".join(_spec_2d(h) for h in heads)
+    try:
+        P, Q = polys(text)
+    except Exception:  # a degenerate sum the spec layer refuses
+        assume(False)
+    assume(P and Q and all(e[-1] == 0 for e in list(P) + list(Q)))
+    for m in range(1, 6):
+        result = refute(P, Q, m, deadline=time.time() + 20)
+        assert result.status in ("sat", "unsat"), (text, m, result.stats)
+        expected = brute_force_has_head(P, Q, m, budget=20_000)
+        event(f"m = {m}: brute force {'ran' if expected is not None else 'skipped'}")
+        if result.status == "unsat":
+            replay(P, Q, m, result.evidence)
+            assert expected is not True, (text, m)
+        else:
+            check_head(P, Q, m, result.head)
+            assert expected is not False, (text, m)
+            return

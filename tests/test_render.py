@@ -15,7 +15,7 @@ import pytest
 from headfusion.render import write as render_write
 from headfusion.proof.claims import build_certificate
 from headfusion.render.errors import RenderError
-from headfusion.render.figures import dag_layout
+from headfusion.render.figures import claim_names, dag_layout
 from headfusion.render.files import INSTALL_HINT, latex_engine, sanitize_slug
 from headfusion.render.latex import render_latex
 from headfusion.render.tex import log2_int, math_safe_statement, tex_int, tex_number, tex_poly
@@ -92,15 +92,21 @@ def test_slug_is_sanitised():
 
 
 def test_dag_layout_is_layered_and_deterministic():
-    claims = cert_for("W", 3)["claims"]
-    layout = dag_layout(claims)
-    layer = {n["label"]: n["layer"] for n in layout["nodes"]}
-    assert layer["lemma:L1"] == 0 and layer["def:F"] == 0
-    assert layer["exp-form"] == 1 and layer["coprime"] == 2 and layer["lemma:L5"] == 3 and layer["lower:newton"] == 4
-    for c in claims:  # a claim sits one layer right of its deepest dependency
-        assert layer[c["id"]] == (1 + max(layer[d] for d in c["depends_on"]) if c["depends_on"] else 0)
+    cert = cert_for("W", 3)
+    claims = cert["claims"]
+    names = claim_names(cert)
+    layout = dag_layout(claims, names)
+    layer = {n["id"]: n["layer"] for n in layout["nodes"]}
+    assert not any(cid.startswith("lemma:") for cid in layer)  # lemmas are named inside the nodes that use them
+    assert layer["def:F"] == 0 and layer["exp-form"] == 1 and layer["coprime"] == 2 and layer["lower:newton"] == 3
+    deps = {c["id"]: [d for d in c["depends_on"] if d in layer] for c in claims if c["id"] in layer}
+    for cid, ds in deps.items():  # a claim sits one layer right of its deepest drawn dependency
+        assert layer[cid] == (1 + max(layer[d] for d in ds) if ds else 0)
     assert layer["theorem"] == max(layer.values())
-    assert layout == dag_layout(copy.deepcopy(claims))
+    labels = {n["id"]: n["label"] for n in layout["nodes"]}
+    assert labels["lower:newton"].startswith(r"Newton bound $m^*\ge 8$") and "L5, LP, LZ" in labels["lower:newton"]
+    assert names["lemma:L5"] == "Lemma L5 (Newton polytopes)" and names["def:F"] == r"The function $F$"
+    assert layout == dag_layout(copy.deepcopy(claims), names)
 
 
 # -- documents ---------------------------------------------------------------------------------
@@ -116,7 +122,7 @@ def test_w3_tex_reads_as_a_complete_proof():
     assert r"x_{1}=e^{q_{1}}" in tex
     assert r"P'_B&=x_{1}," in tex and r"Q'_B&=1 + x_{1}," in tex
     # lowest terms by the binomial rule; the parallelepiped of Lemma LZ; the product rule
-    assert r"$f=1 + x_{1}$" in tex and r"\emph{binomial rule}" in tex and r"f\nmid P'_B" in tex
+    assert r"\item $1 + x_{1}$, exponent difference $(1)$:" in tex and r"\emph{binomial rule}" in tex
     assert r"parallelepiped with $2^{1}=2$ vertices" in tex
     assert re.search(r"^\(0\) & 0 & 1 & 0\\\\$", tex, re.M) and re.search(r"^\(1\) & q_\{1\} & 1 & 1\\\\$", tex, re.M)
     assert r"$2^{3}=8$ atoms" in tex
@@ -125,7 +131,7 @@ def test_w3_tex_reads_as_a_complete_proof():
     for lemma in lemmas:
         assert rf"\label{{lem:{lemma}}}" in tex
     assert "See the JSON evidence" not in tex  # every lemma has its proof in prose
-    assert tex.count(r"\begin{proof}") == len(lemmas) + 1
+    assert tex.count(r"\begin{proof}") == len(lemmas) + 2  # the lemmas, the proof in brief (page 1), the proof from the claims
     assert r"headfusion verify W\_d3.json" in tex
     assert "headfusion certify W --d 3" in tex.replace(r"\allowbreak{}", "")
 
@@ -158,10 +164,12 @@ def test_large_family_is_summarised_not_listed():
     tex = render_latex(cert_for("W", 1000))
     assert len(tex) < 60_000
     assert r"m^*(F)=2^{1000}" in tex
-    assert "988 more heads" in tex and "988 more blocks" in tex
+    assert "more heads" not in tex and "more blocks" not in tex  # 1000 identical heads: one row with their count
+    assert re.search(r"^1--1000 & \\texttt\{sigmoid\(q1\)\}, \\dots, \\texttt\{sigmoid\(q1000\)\}", tex, re.M)
+    assert r"& q_{j} & 1 & 1\\" in tex
     assert re.search(r"that is\s+\$2\^\{1000\}\$ atoms", tex)  # construction described by the product rule
     assert r"\cdots(1 + x_{1000})" in tex  # Q' = Π_B Q'_B written with its first and last factors
-    assert r"\label{tab:faces}" in tex  # referenced label always exists
+    assert r"\label{tab:faces}" not in tex and r"\ref{tab:faces}" not in tex  # no face tree: no empty table, no reference
     tex20 = render_latex(cert_for("W", 20))
     assert r"m^*(F)=1\,048\,576" in tex20 and len(tex20) < 60_000
 
@@ -196,16 +204,17 @@ def test_bezout_identities_are_written_out():
     tex = render_latex(cert_for("sigmoid(q1) + sigmoid(2*q1)"))
     assert r"\emph{B\'ezout identity}" in tex
     assert r"P'_B(y^a)&=y + y^{2} + 2y^{3}" in tex and r"f(y^a)&=1 + y^{2}" in tex
-    assert r"A&=-y^{-1} - 1,\qquad B=3 + 2y" in tex
-    assert r"A\,P'_B(y^a)+B\,f(y^a)&=2," in tex  # (−1/y − 1)(y + y² + 2y³) + (3 + 2y)(1 + y²) = 2
+    assert r"A&=-y^{-1} - 1,\qquad A'=3 + 2y" in tex
+    assert r"A\,P'_B(y^a)+A'\,f(y^a)&=2," in tex  # (−1/y − 1)(y + y² + 2y³) + (3 + 2y)(1 + y²) = 2
     tex = render_latex(cert_for("attn([0,q1,q2],[1,2,5]) + sigmoid(q1)"))
-    assert r"x_{1}=y,\ x_{2}=y^{2}" in tex and r"A\,P'_B(y^a)+B\,f(y^a)&=13," in tex
+    assert r"x_{1}=y,\ x_{2}=y^{2}" in tex and r"A\,P'_B(y^a)+A'\,f(y^a)&=13," in tex
 
 
 def test_vertex_witnesses_are_tabulated_with_margins():
     tex = render_latex(cert_for("proofs/tournament_cycle.toml", 3))
-    rows = re.findall(r"^\((\d),(\d),(\d)\) & \(([-\d]+),([-\d]+),([-\d]+)\) & (\d+)\\\\$", tex, re.M)
-    assert len(rows) == 6 and all(int(r[6]) >= 1 for r in rows)
+    rows = re.findall(r"^\(([\d,]+)\) & \(([-\d,]+)\) & (\d+)\\\\$", tex, re.M)  # vertex, witness, margin
+    assert len(rows) == 6 and all(int(r[2]) >= 1 for r in rows)
+    assert r"\cite{stanley}" in tex and r"\bibitem{zaslavsky}" in tex  # the graphical zonotope, with its references
     assert r"\section{The TOML source of the function}" in tex and r"[graph]" in tex
 
 
@@ -255,14 +264,14 @@ def test_refutations_are_proofs_and_testimony_stays_apart():
     assert re.search(r"^N_\{\(3\)\} & -1 & \$=0\$ \(OUT\) & 2g_\{\(0\)\}\\\\$", checked, re.M)  # N_3 = 2 g_0 = 0
     assert r"\sum\lambda r=2>0" in checked
     # testimony and undecided searches: listed apart, with solvers and hash, never in the theorem or the proof
-    assert "testimony:m1" not in checked and "unknown:m3" not in checked.split(r"\section{Proof of Theorem")[0]
+    assert "testimony:m1" not in checked and "unknown:m3" not in checked.split(r"\section{The claims and the proof of Theorem")[0]
     assert r"z3 4.13.0 (\emph{unsat})" in testimony and "cvc5 1.2.0" in testimony and "abababab" in testimony
     assert r"Reason: time limit 60 s." in testimony.replace(r"\allowbreak{}", "")
     proof = testimony.split(r"\begin{proof}[Proof of Theorem~\ref{thm:main}]")[1].split(r"\end{proof}")[0]
     assert r"\item \texttt{testimony:m1}" not in proof and "are not used" in proof
     theorem = tex.split(r"\begin{theorem}")[1].split(r"\end{theorem}")[0]
     assert "testimony" not in theorem and "solver" not in theorem.lower()
-    assert "checked" not in testimony.split(r"\section{Proof of Theorem")[0].replace("not checked", "").replace(r"\emph{not} checked", "")
+    assert "checked" not in testimony.split(r"\section{The claims and the proof of Theorem")[0].replace("not checked", "").replace(r"\emph{not} checked", "")
 
 
 def _evil_cert() -> dict:

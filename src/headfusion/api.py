@@ -180,6 +180,8 @@ def verify(certificate: str | Path | dict[str, Any], strict: bool = False) -> Ve
         report = verify_certificate(data)
     except SchemaError as exc:
         raise InputError(f"{certificate if not isinstance(certificate, dict) else 'certificate'}: {exc}") from None
+    except OSError as exc:
+        raise InputError(f"cannot read {certificate}: {exc.strerror or exc}") from None
     except (RecursionError, ValueError, TypeError) as exc:
         raise InputError(f"not a certificate: {' '.join(str(exc).split()) or type(exc).__name__}") from None
     verification = Verification(report.ok, [{"id": i, "kind": k, "ok": o != "failed", "outcome": o, "message": m}

@@ -28,8 +28,25 @@ class UsageError(InputError):
 
 
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("allow_abbrev", False)  # `--ou DIR` would slip past the --out filter below
+        super().__init__(*args, **kwargs)
+
     def error(self, message: str) -> NoReturn:  # one clear line, exit 2
         raise UsageError(f"{self.prog}: {message}")
+
+
+def _without_out(argv: list[str]) -> list[str]:
+    """The command line without `--out DIR`: the same certificate is byte-identical wherever it is written."""
+    kept, skip = [], False
+    for arg in argv:
+        if skip:
+            skip = False
+        elif arg == "--out":
+            skip = True
+        elif not arg.startswith("--out="):
+            kept.append(arg)
+    return kept
 
 
 def _print_json(data: Any) -> None:
@@ -53,17 +70,18 @@ def _progress_done() -> None:
 
 
 def cmd_analyze(args: argparse.Namespace) -> int:
-    from headfusion.proof.analysis import analyze
+    from headfusion.proof.analysis import analyze, write_json
     from headfusion.spec.load import load_spec
 
     with _deadline(args.timeout, "analyze"):
         spec = load_spec(args.spec, args.d)
         _progress(f"analyzing {spec.title[:60]}: exponential form, bounds ...")
-        result = analyze(spec, list_atoms=not args.no_atoms_list)
+        result = analyze(spec, list_atoms=not args.no_atoms_list, stream=args.json)
+        if args.json:  # the atom list streams (generated while written), within the deadline
+            _progress_done()
+            write_json(result, sys.stdout)
+            return EXIT_OK
     _progress_done()
-    if args.json:
-        _print_json(result)
-        return EXIT_OK
     out = sys.stdout
     out.write(f"function: {result['title']}  (dimension {result['dimension']})\n")
     out.write(f"heads: {result['heads']}, head-atom terms: {result['head_atom_terms']}\n")
@@ -232,6 +250,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
         report = verify_certificate(cert)
     except SchemaError as exc:
         raise UsageError(f"{args.certificate}: {exc}") from None
+    except OSError as exc:  # e.g. /proc/self/mem: a "regular file" that cannot be read
+        raise UsageError(f"cannot read {args.certificate}: {exc.strerror or exc}") from None
     resolved: list[tuple[str, str, str]] = []
     if args.resolve and report.ok:
         from headfusion.solving.resolve import resolve_testimony
@@ -278,13 +298,13 @@ def cmd_search(args: argparse.Namespace) -> int:
         raise UsageError("search: give exactly one of --atoms M and --minimize")
     if args.atoms is not None and args.atoms < 1:
         raise UsageError(f"search: --atoms must be at least 1, got {args.atoms}")
-    if not args.timeout > 0:
-        raise UsageError(f"search: --timeout must be positive, got {args.timeout}")
-    if args.jobs < 1:
-        raise UsageError(f"search: --jobs must be at least 1, got {args.jobs}")
     if args.minimize and (args.smt2 or args.cross_check):
         raise UsageError("search: --smt2 and --cross-check apply to a single --atoms M")
     spec = load_spec(args.spec, args.d)
+    if args.refute:
+        from headfusion.cli_refute import search_refute
+
+        return search_refute(args, spec)
     options = Options(args.encoding, symmetry=args.symmetry, faces=not args.no_faces)
     if args.minimize:
         began = time.monotonic()
@@ -372,7 +392,7 @@ def _write_atoms(atoms: list[dict], source: str) -> None:
 
 def _add_spec(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("spec", help="family name (W), expression over q1..qN, or a proofs/*.toml path")
-    parser.add_argument("--d", type=_checked(lambda v: options.optional_d(v, "--d")), default=None, help="the spec's parameter: d of a family or TOML spec, the number of vertices n for graph specs")
+    parser.add_argument("--d", type=_checked(lambda v: options.optional_d(v, "--d", True)), default=None, help="the spec's parameter: d of a family or TOML spec, the number of vertices n for graph specs")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
 
 
@@ -384,7 +404,7 @@ def build_parser() -> argparse.ArgumentParser:
     analyze = sub.add_parser("analyze", help="exponential-family form, fused head and bounds")
     _add_spec(analyze)
     analyze.add_argument("--no-atoms-list", action="store_true", help="omit the fused head's atom list")
-    analyze.add_argument("--timeout", type=_checked(lambda v: options.timeout(v, "--timeout")), default=60.0,
+    analyze.add_argument("--timeout", type=_checked(lambda v: options.timeout(v, "--timeout", True)), default=60.0,
                          metavar="S", help="wall-clock limit in seconds (default 60)")
     analyze.set_defaults(handler=cmd_analyze)
 
@@ -395,14 +415,14 @@ def build_parser() -> argparse.ArgumentParser:
     certify_.add_argument("--no-search", action="store_true", help="skip the solver searches")
     certify_.add_argument("--every-d", action="store_true",
                           help="the theorem for every d of a family F_d = Σ_j f(q_j) (W, tanh-sum, or such a TOML spec)")
-    certify_.add_argument("--search-timeout", type=_checked(lambda v: options.timeout(v, "--search-timeout")), default=60.0, help="seconds per solver question")
+    certify_.add_argument("--search-timeout", type=_checked(lambda v: options.timeout(v, "--search-timeout", True)), default=60.0, help="seconds per solver question")
     certify_.add_argument("--timings", action="store_true", help="record solver seconds (output no longer byte-identical)")
     certify_.set_defaults(handler=cmd_certify)
 
     explore_ = sub.add_parser("explore", help="table of bounds and minima over a family's parameter")
     explore_.add_argument("spec", help="a family name (W, tanh-sum) or a proofs/*.toml spec")
     explore_.add_argument("--range", required=True, help="parameter range, e.g. 1..6")
-    explore_.add_argument("--timeout", type=_checked(lambda v: options.timeout(v, "--timeout")), default=30.0, help="search seconds per value where bounds differ")
+    explore_.add_argument("--timeout", type=_checked(lambda v: options.timeout(v, "--timeout", True)), default=30.0, help="search seconds per value where bounds differ")
     explore_.add_argument("--out", default="out", help="output folder (default out/)")
     explore_.add_argument("--json", action="store_true", help="machine-readable output")
     explore_.set_defaults(handler=cmd_explore)
@@ -415,15 +435,20 @@ def build_parser() -> argparse.ArgumentParser:
 
     search_ = sub.add_parser("search", help="complete finite search (z3) for a head with at most M atoms")
     _add_spec(search_)
-    search_.add_argument("--atoms", type=_checked(lambda v: options.count(v, "--atoms")), default=None, metavar="M", help="decide whether a head with at most M atoms exists")
+    search_.add_argument("--atoms", type=_checked(lambda v: options.count(v, "--atoms", from_text=True)), default=None, metavar="M", help="decide whether a head with at most M atoms exists")
     search_.add_argument("--minimize", action="store_true", help="step m up from the lower bound until a head exists")
-    search_.add_argument("--timeout", type=_checked(lambda v: options.timeout(v, "--timeout")), default=60.0, metavar="S", help="time limit in seconds (total for --minimize)")
+    search_.add_argument("--timeout", type=_checked(lambda v: options.timeout(v, "--timeout", True)), default=60.0, metavar="S", help="time limit in seconds (total for --minimize)")
     search_.add_argument("--smt2", default=None, metavar="FILE", help="write the exact SMT-LIB 2 query to FILE")
     search_.add_argument("--cross-check", action="store_true", help="re-solve the query with cvc5 (when installed)")
     search_.add_argument("--encoding", choices=("cofactor", "plain"), default="cofactor", help="query encoding (default cofactor)")
     search_.add_argument("--symmetry", action="store_true", help="add lex-leader symmetry breaking (coordinate permutations)")
     search_.add_argument("--no-faces", action="store_true", help="omit the face-slice cardinality constraints")
-    search_.add_argument("--jobs", type=_checked(lambda v: options.count(v, "--jobs", 1, options.MAX_JOBS)), default=1, metavar="N", help="solve 8 cubes in N processes")
+    search_.add_argument("--jobs", type=_checked(lambda v: options.count(v, "--jobs", 1, options.MAX_JOBS, True)), default=1, metavar="N", help="solve 8 cubes in N processes")
+    search_.add_argument("--refute", action="store_true", help="exact refutation (replayed by the kernel) by cube-and-conquer on Dask instead of z3")
+    search_.add_argument("--scheduler", default=None, metavar="ADDRESS", help="with --refute: an existing Dask scheduler (tcp://HOST:8786; start `dask scheduler`, then `dask worker ADDRESS` on each machine); default: a LocalCluster, one worker process per core (or --jobs)")
+    search_.add_argument("--checkpoint", default=None, metavar="DIR", help="with --refute: keep solved cubes in DIR; a rerun resumes from them")
+    search_.add_argument("--cube-depth", type=_checked(lambda v: options.count(v, "--cube-depth", 0, 16, True)), default=3, metavar="K", help="with --refute: at most 2^K cubes at the start")
+    search_.add_argument("--cube-timeout", type=_checked(lambda v: options.timeout(v, "--cube-timeout", True)), default=60.0, metavar="S", help="with --refute: seconds per cube before it is re-split")
     search_.set_defaults(handler=cmd_search)
     return parser
 
@@ -448,7 +473,7 @@ def _main(parser: argparse.ArgumentParser, argv: list[str] | None) -> int:
     try:
         raw_argv = list(sys.argv[1:] if argv is None else argv)
         args = parser.parse_args(raw_argv)
-        args.argv_for_record = raw_argv[1:]  # the command line, recorded in certificates
+        args.argv_for_record = _without_out(raw_argv[1:])  # recorded in certificates: never the output folder
         handler: Callable[[argparse.Namespace], int] | None = getattr(args, "handler", None)
         if handler is None:
             parser.print_help(sys.stderr)

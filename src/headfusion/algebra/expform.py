@@ -13,7 +13,7 @@ factors of the D_h that divide P_B.  Across blocks nothing is expanded:
 and Q′ is the lowest-terms denominator of F (an irreducible factor of Q′_B involves
 only B's variables, so it divides no Q′_B′ of another block and not P′_B).
 The fused head is the product head: one atom per tuple (k_B)_B of keys of the
-blocks' heads, weight Π_B q_B(k_B), value c + Σ_B p_B(k_B)/q_B(k_B).
+blocks' heads, weight Π_B q_B(k_B), value c + Σ_B p_B(k_B)/q_B(k_B) (`algebra.fused`).
 """
 
 from __future__ import annotations
@@ -21,15 +21,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from fractions import Fraction
-from itertools import product as cartesian
 from math import prod
-from typing import Iterator
 
 from headfusion.spec.errors import ResourceLimit
-from headfusion.spec.numbers import rational_to_json
-from headfusion.algebra.exact import sign_at_t, t_ratio_to_json, t_scale
+from headfusion.algebra.exact import sign_at_t, t_scale
 from headfusion.algebra.lattice import LatticeBasis, lattice_basis
-from headfusion.algebra.laurent import LPoly, canonical_associate, exact_divide, irreducible_factors, product
+from headfusion.algebra.laurent import LPoly, exact_divide, irreducible_factors, product
 from headfusion.spec.model import Head, Key, MultiHead
 
 MAX_BLOCK_TERMS = 250_000  # Π n_h inside one block: larger blocks are not expanded
@@ -358,101 +355,6 @@ def exponential_form(model: MultiHead) -> ExpForm:
     return ExpForm(model, scale, {j: v for j, v in base.items() if v}, blocks)
 
 
-# -- the fused head ------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class FusedAtom:
-    """One atom of the fused head: exact weight w(t) and value num(t)/den(t)."""
-
-    block_coords: tuple[tuple[int, ...], ...]
-    weight: TPolyDict
-    value_num: TPolyDict
-    value_den: TPolyDict
-
-
-def _t_mul(a: TPolyDict, b: TPolyDict) -> TPolyDict:
-    out: TPolyDict = {}
-    for i, x in a.items():
-        for j, y in b.items():
-            out[i + j] = out.get(i + j, Fraction(0)) + x * y
-    return {k: v for k, v in out.items() if v}
-
-
-def _t_add(a: TPolyDict, b: TPolyDict) -> TPolyDict:
-    out = dict(a)
-    for k, v in b.items():
-        out[k] = out.get(k, Fraction(0)) + v
-    return {k: v for k, v in out.items() if v}
-
-
-def fused_atoms(form: ExpForm) -> Iterator[FusedAtom]:
-    """Atoms of the fused head, in lexicographic order of block coordinates (L1 merged)."""
-    per_block = []
-    for block in form.blocks:
-        den = x_support(block.head_denominator)
-        num = x_support(block.head_numerator)
-        per_block.append([(k, den[k], num.get(k, {})) for k in sorted(den)])
-    constant = {0: form.constant} if form.constant else {}
-    for choice in cartesian(*per_block):
-        weight: TPolyDict = {0: Fraction(1)}
-        value_num, value_den = constant, {0: Fraction(1)}
-        for _, q, p in choice:
-            weight = _t_mul(weight, q)
-            # value += p/q
-            value_num = _t_add(_t_mul(value_num, q), _t_mul(p, value_den))
-            value_den = _t_mul(value_den, q)
-        yield FusedAtom(tuple(k for k, _, _ in choice), weight, value_num, value_den)
-
-
-def fused_atom_json(form: ExpForm, atom: FusedAtom) -> dict:
-    """JSON {key, weight, value} of a fused atom; keys in the user's q coordinates."""
-    return {
-        "key": [rational_to_json(v) for v in form.key(atom.block_coords)],
-        "weight": t_ratio_to_json(atom.weight, {0: Fraction(1)}, form.t_scale),
-        "value": t_ratio_to_json(atom.value_num, atom.value_den, form.t_scale),
-    }
-
-
-def fused_head_polys(form: ExpForm) -> tuple[LPoly, LPoly, tuple[int, ...]]:
-    """(N, D) of the fused head over the concatenated block coordinates plus t.
-
-    Returns also the offsets of each block's coordinates.  Only for heads small enough
-    to list (raises TooLarge otherwise).
-    """
-    if form.upper_bound > MAX_LISTED_ATOMS:
-        raise TooLarge(f"the fused head has {form.upper_bound} atoms; explicit lists are limited to {MAX_LISTED_ATOMS}")
-    widths = [b.rank for b in form.blocks]
-    offsets = tuple(sum(widths[:i]) for i in range(len(widths)))
-    nvars = sum(widths) + 1
-    num: dict[tuple[int, ...], Fraction] = {}
-    den: dict[tuple[int, ...], Fraction] = {}
-    for atom in fused_atoms(form):
-        x = tuple(c for coords in atom.block_coords for c in coords)
-        # value·weight = value_num·weight/value_den; value_den divides weight exactly (both are Π q_B).
-        vw = _t_div_exact(_t_mul(atom.value_num, atom.weight), atom.value_den)
-        for k, c in atom.weight.items():
-            den[x + (k,)] = c
-        for k, c in vw.items():
-            num[x + (k,)] = c
-    return LPoly(nvars, num), LPoly(nvars, den), offsets
-
-
-def _t_div_exact(a: TPolyDict, b: TPolyDict) -> TPolyDict:
-    """a / b for Laurent polynomials in t when b divides a (here b is a product of weights)."""
-    if not a:
-        return {}
-    if len(b) == 1:
-        (kb, cb), = b.items()
-        return {k - kb: c / cb for k, c in a.items()}
-    pa = LPoly(1, {(k,): c for k, c in a.items()})
-    pb = LPoly(1, {(k,): c for k, c in b.items()})
-    quotient = exact_divide(pa, pb)
-    if quotient is None:
-        raise ArithmeticError("value denominator does not divide the weight")
-    return {e[0]: c for e, c in quotient.terms.items()}
-
-
 def embed(poly: LPoly, offset: int, nvars: int) -> LPoly:
     """Embed a block polynomial (x_1..x_r, t) into the concatenated coordinates plus t."""
     r = poly.nvars - 1
@@ -499,10 +401,3 @@ def combined_key(form: ExpForm, exponent: tuple[int, ...]) -> tuple[Fraction, ..
         coords.append(tuple(exponent[offset : offset + block.rank]))
         offset += block.rank
     return form.key(tuple(coords))
-
-
-def identity_holds(form: ExpForm) -> bool:
-    """Exact check N·Q = D·P (coefficient comparison) for the fused head against Σ of heads."""
-    N, D, _ = fused_head_polys(form)
-    P, Q = multihead_polys(form)
-    return (N * Q - D * P).terms == {}

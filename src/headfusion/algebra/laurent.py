@@ -14,6 +14,11 @@ from typing import Iterable, Iterator, Mapping
 
 import sympy
 
+try:  # optional accelerator (cyclotomic polynomials, univariate division); exact fallbacks below
+    import flint  # type: ignore
+except ImportError:  # pragma: no cover - exercised only without python-flint
+    flint = None
+
 from headfusion.spec.numbers import rational_from_json as _rational_from_json
 from headfusion.spec.numbers import rational_to_json as _rational_json
 from sympy.polys.domains import QQ
@@ -181,6 +186,13 @@ def exact_divide(numerator: LPoly, divisor: LPoly) -> LPoly | None:
     low_n, low_d = numerator.min_exponent(), divisor.min_exponent()
     remainder = {tuple(a - b for a, b in zip(e, low_n)): c for e, c in numerator.terms.items()}
     divisor_terms = [(tuple(a - b for a, b in zip(e, low_d)), c) for e, c in divisor.terms.items()]
+    if flint is not None and max(sum(e) for e in remainder) > UNIVARIATE_FLINT_DEGREE:
+        quotient_terms = _univariate_divide(remainder, dict(divisor_terms), nvars)
+        if quotient_terms is not NotImplemented:
+            if quotient_terms is None:
+                return None
+            offset = tuple(a - b for a, b in zip(low_n, low_d))
+            return LPoly(nvars, {tuple(a + b for a, b in zip(e, offset)): c for e, c in quotient_terms.items()})
     lead_e, lead_c = max(divisor_terms)
     quotient: dict[Exponent, Fraction] = {}
     while remainder:
@@ -201,6 +213,34 @@ def exact_divide(numerator: LPoly, divisor: LPoly) -> LPoly | None:
     return LPoly(nvars, {tuple(a + b for a, b in zip(e, offset)): c for e, c in quotient.items()})
 
 
+UNIVARIATE_FLINT_DEGREE = 64  # exact division of polynomials of higher degree in one variable goes through flint
+
+
+def _univariate_divide(numerator: dict, divisor: dict, nvars: int) -> dict | None:
+    """Exact division with flint's fmpq_poly when both live in one coordinate (NotImplemented otherwise)."""
+    moving = {i for e in (*numerator, *divisor) for i, x in enumerate(e) if x}
+    if len(moving) > 1:
+        return NotImplemented
+    i = moving.pop() if moving else 0
+
+    def dense(terms: dict) -> "flint.fmpq_poly":
+        coeffs = [flint.fmpq(0)] * (max(e[i] for e in terms) + 1)
+        for e, c in terms.items():
+            coeffs[e[i]] = flint.fmpq(c.numerator, c.denominator)
+        return flint.fmpq_poly(coeffs)
+
+    quotient, remainder = divmod(dense(numerator), dense(divisor))
+    if remainder != 0:
+        return None
+    out = {}
+    for k, c in enumerate(quotient.coeffs()):
+        if c != 0:
+            e = [0] * nvars
+            e[i] = k
+            out[tuple(e)] = Fraction(int(c.p), int(c.q))
+    return out
+
+
 def is_primitive_binomial(poly: LPoly) -> bool:
     """A binomial c1·x^a + c2·x^b with gcd(a − b) = 1 is irreducible in Q[x^±].
 
@@ -217,8 +257,10 @@ def irreducible_factors(poly: LPoly) -> list[tuple[LPoly, int]]:
     """Irreducible non-monomial factors over Q with multiplicities (content and monomials dropped)."""
     if poly.is_monomial() or not poly:
         return []
-    if is_primitive_binomial(poly):
-        return [(canonical_associate(poly), 1)]
+    if len(poly.terms) == 2:
+        factors = binomial_factors(poly)
+        if factors is not None:
+            return factors
     gens = generators(poly.nvars)
     p, _ = poly.to_sympy(gens)
     _, factors = p.factor_list()
@@ -228,6 +270,86 @@ def irreducible_factors(poly: LPoly) -> list[tuple[LPoly, int]]:
         if not lf.is_monomial():
             out.append((canonical_associate(lf), k))
     return out
+
+
+def binomial_factors(poly: LPoly) -> list[tuple[LPoly, int]] | None:
+    """Factors of a binomial a·x^u + b·x^v by the cyclotomic rule, or None when it does not apply.
+
+    With n = gcd(u − v) and y = x^((u − v)/n) (a unimodular change of coordinates maps it
+    to a coordinate, so irreducibility over Q carries over), the binomial is a unit times
+    y^n − r, r = −b/a.  For r = 1, y^n − 1 = Π_{k | n} Φ_k(y); for r = −1,
+    y^n + 1 = Π_{k | 2n, k ∤ n} Φ_k(y); each Φ_k is irreducible over Q, of degree φ(k).
+    Other r (y^n − 2, y^4 + 4) are left to general factorisation (None).
+    """
+    (u, a), (v, b) = sorted(poly.terms.items(), reverse=True)
+    w = tuple(x - y for x, y in zip(u, v))
+    n = gcd(*w)
+    if n == 1:
+        return [(canonical_associate(poly), 1)]
+    r = -b / a
+    if r == 1:
+        orders = [k for k in divisors(n)]
+    elif r == -1:
+        orders = [k for k in divisors(2 * n) if n % k]
+    else:
+        return None
+    step = tuple(x // n for x in w)
+    out = []
+    for k in orders:
+        terms = {tuple(i * s for s in step): Fraction(c) for i, c in enumerate(cyclotomic(k)) if c}
+        out.append((canonical_associate(LPoly(poly.nvars, terms)), 1))
+    return out
+
+
+def divisors(n: int) -> list[int]:
+    """The positive divisors of n ≥ 1, increasing."""
+    small, large = [], []
+    i = 1
+    while i * i <= n:
+        if n % i == 0:
+            small.append(i)
+            if i * i != n:
+                large.append(n // i)
+        i += 1
+    return small + large[::-1]
+
+
+def cyclotomic(k: int) -> list[int]:
+    """Integer coefficients (constant first) of the k-th cyclotomic polynomial Φ_k.
+
+    python-flint's fmpz_poly.cyclotomic when installed; else Φ_k = Π_{d | k} (x^d − 1)^μ(k/d),
+    multiplying and dividing dense integer lists by binomials x^d − 1 (exact).
+    """
+    if flint is not None:
+        return [int(c) for c in flint.fmpz_poly.cyclotomic(k).coeffs()]
+    coeffs = [1]
+    for d in divisors(k):
+        m = _moebius(k // d)
+        if m == 1:  # multiply by x^d − 1
+            grown = [0] * d + coeffs
+            for i, c in enumerate(coeffs):
+                grown[i] -= c
+            coeffs = grown
+    for d in divisors(k):
+        if _moebius(k // d) == -1:  # divide exactly by x^d − 1: q_i = q_{i−d} − c_i from the bottom
+            degree = len(coeffs) - 1 - d
+            quotient = [0] * (degree + 1)
+            for i in range(degree + 1):
+                quotient[i] = -coeffs[i] + (quotient[i - d] if i >= d else 0)
+            coeffs = quotient
+    return coeffs if coeffs[-1] > 0 else [-c for c in coeffs]
+
+
+def _moebius(n: int) -> int:
+    result, p = 1, 2
+    while p * p <= n:
+        if n % p == 0:
+            n //= p
+            if n % p == 0:
+                return 0
+            result = -result
+        p += 1
+    return -result if n > 1 else result
 
 
 def canonical_associate(poly: LPoly) -> LPoly:

@@ -5,7 +5,11 @@ Pure: takes a Spec, returns JSON-ready data.  Printing happens in cli.py.
 
 from __future__ import annotations
 
-from headfusion.algebra.expform import MAX_LISTED_ATOMS, ExpForm, TooLarge, exponential_form, fused_atom_json, fused_atoms, x_support
+import json
+from typing import IO, Iterator
+
+from headfusion.algebra.expform import ExpForm, exponential_form, x_support
+from headfusion.algebra.fused import atom_dicts, atom_texts, check_list_size
 from headfusion.spec.numbers import rational_to_json
 from headfusion.algebra.exact import t_poly_text
 from headfusion.algebra.laurent import LPoly
@@ -81,8 +85,31 @@ def exp_form_json(form: ExpForm) -> dict:
     }
 
 
-def analyze(spec: Spec, list_atoms: bool = True, with_bounds: bool = True) -> dict:
-    """Everything `headfusion analyze` reports, as JSON-ready data."""
+class AtomStream:
+    """A fused head's atom list generated on demand: `write_json` streams it as text.
+
+    Iterating gives the atoms' JSON dicts (as the list form holds them), in order.
+    """
+
+    def __init__(self, form: ExpForm):
+        self.form = form
+
+    def __len__(self) -> int:
+        return self.form.upper_bound
+
+    def __iter__(self) -> Iterator[dict]:
+        return atom_dicts(self.form)
+
+    def texts(self, indent: int) -> Iterator[str]:
+        return atom_texts(self.form, indent)
+
+
+def analyze(spec: Spec, list_atoms: bool = True, with_bounds: bool = True, stream: bool = False) -> dict:
+    """Everything `headfusion analyze` reports, as JSON-ready data.
+
+    With stream=True the atom list is an `AtomStream` (larger lists allowed), to be
+    written by `write_json`; otherwise a list of dicts.
+    """
     model = spec.model
     form = exponential_form(model)
     upper = form.upper_bound
@@ -101,16 +128,44 @@ def analyze(spec: Spec, list_atoms: bool = True, with_bounds: bool = True) -> di
         "exponential_form": exp_form_json(form),
         "fused_head": {"atoms": upper},
     }
+    if list_atoms:
+        check_list_size(form, stream)  # before the bounds: refuse early
     if with_bounds:
         from headfusion.bounds.lower import lower_bound_summary  # filled by the lower-bounds module
 
         result.update(lower_bound_summary(form))
     if list_atoms:
-        if upper > MAX_LISTED_ATOMS:
-            raise TooLarge(
-                f"the fused head has {upper} atoms; atom lists are limited to {MAX_LISTED_ATOMS}: "
-                "use --no-atoms-list for the structural answer"
-            )
-        result["fused_head"]["atoms_list"] = [fused_atom_json(form, a) for a in fused_atoms(form)]
+        result["fused_head"]["atoms_list"] = AtomStream(form) if stream else list(atom_dicts(form))
     return result
 
+
+_PLACEHOLDER = "\x00headfusion atom stream\x00"
+
+
+def write_json(data: dict, out: IO[str], chunk: int = 2048) -> None:
+    """Write `json.dumps(data, indent=2) + "\\n"` to out, streaming an `AtomStream` atom list.
+
+    The bytes are those of the list form: the rest of the object is encoded by json with a
+    placeholder for the list, and the atoms are written between, `chunk` at a time.
+    """
+    atoms = data.get("fused_head", {}).get("atoms_list")
+    if not isinstance(atoms, AtomStream):
+        out.write(json.dumps(data, indent=2) + "\n")
+        return
+    data = {**data, "fused_head": {**data["fused_head"], "atoms_list": _PLACEHOLDER}}
+    text = json.dumps(data, indent=2) + "\n"
+    before, marker, after = text.partition(json.dumps(_PLACEHOLDER))
+    assert marker, "placeholder not found"
+    indent = len(before.rpartition("\n")[2]) - len(before.rpartition("\n")[2].lstrip(" "))
+    out.write(before)
+    pending: list[str] = []
+    first = True
+    for item in atoms.texts(indent + 2):
+        pending.append(item)
+        if len(pending) >= chunk:
+            out.write(("[\n" if first else ",\n") + ",\n".join(pending))
+            pending, first = [], False
+    if pending:
+        out.write(("[\n" if first else ",\n") + ",\n".join(pending))
+        first = False
+    out.write("[]" + after if first else "\n" + " " * indent + "]" + after)

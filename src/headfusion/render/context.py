@@ -9,12 +9,16 @@ testimony and undecided searches are kept apart from the claims of the proof.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 import shlex
 
-from headfusion.render.figures import dag_layout
+from headfusion.render.figures import claim_names, dag_layout, lemma_tag
+from headfusion.render.notation import formula_tex
 from headfusion.render.files import sanitize_slug
 from headfusion.render.search import refutations_context, testimony_context
+from headfusion.render.sketch import proof_sketch
 from headfusion.render.sections import construction_context, exp_form_context, faces_context, heads_context
 from headfusion.render.tex import math_safe_statement, tex_breakable, tex_int, tex_note, tex_text
 
@@ -26,19 +30,104 @@ def _claims_by_id(cert: dict) -> dict[str, dict]:
     return {c["id"]: c for c in cert.get("claims", [])}
 
 
-def _claim_rows(claims_list: list[dict]) -> list[dict]:
+def _claim_rows(claims_list: list[dict], names: dict[str, str]) -> list[dict]:
+    """The checked claims that carry data (lemmas are in Section 2), with their statements."""
     return [
         {
             "id": tex_text(c["id"]),
-            "title": tex_text(c.get("title", "")),
+            "name": names[c["id"]],
             "kind": tex_text(c.get("kind", "")),
             "statement": math_safe_statement(c.get("statement", "")),
-            "deps": ", ".join(r"\texttt{" + tex_text(d) + "}" for d in c.get("depends_on", [])),
-            "is_lemma": c.get("kind") == "lemma",
+            "search": c["id"].startswith("search:"),
         }
         for c in claims_list
-        if c.get("kind") not in UNCHECKED
+        if c.get("kind") not in UNCHECKED and c.get("kind") != "lemma"
     ]
+
+
+def _dependency_rows(claims_list: list[dict], names: dict[str, str]) -> list[dict]:
+    """Every claim with the claims it uses (readable names; lemmas by their tags)."""
+    rows = []
+    for c in claims_list:
+        deps = c.get("depends_on", [])
+        lemmas = [tex_text(lemma_tag(d)) for d in deps if d.startswith("lemma:")]
+        others = [names.get(d, tex_text(d)) for d in deps if not d.startswith("lemma:")]
+        rows.append(
+            {
+                "name": names[c["id"]],
+                "id": tex_text(c["id"]),
+                "uses": "; ".join(others + ([("Lemma " if len(lemmas) == 1 else "Lemmas ") + ", ".join(lemmas)] if lemmas else []))
+                or "--",
+                "unchecked": c.get("kind") in UNCHECKED,
+            }
+        )
+    return rows
+
+
+def _sha256_tex(text: str) -> str:
+    """A 64-digit hash (hexadecimal) for typewriter type."""
+    return tex_text(text) or "--"
+
+
+def canonical_json_sha256(cert: dict) -> str:
+    """SHA-256 of the certificate's canonical JSON text: json.dumps(cert, sort_keys=True, separators=(",", ":"))."""
+    return hashlib.sha256(json.dumps(cert, sort_keys=True, separators=(",", ":")).encode("utf-8")).hexdigest()
+
+
+def _display_command(command: object) -> str:
+    """The recorded command without its --out folder (a machine path, not part of the certificate)."""
+    if not isinstance(command, list):
+        return str(command)
+    out, skip = [], False
+    for item in (str(x) for x in command):
+        if skip:
+            skip = False
+            continue
+        if item == "--out":
+            skip = True
+            continue
+        if item.startswith("--out="):
+            continue
+        out.append(item)
+    return " ".join(shlex.quote(x) for x in out)
+
+
+def _reproducibility(cert: dict, claims: dict[str, dict]) -> dict:
+    spec = cert.get("spec", {})
+    spec_text = spec.get("source") if isinstance(spec.get("source"), str) else spec.get("text")
+    queries = []
+    for c in cert.get("claims", []):
+        sha = c.get("evidence", {}).get("query_sha256") if isinstance(c.get("evidence"), dict) else None
+        if isinstance(sha, str) and sha:
+            queries.append({"id": tex_text(c["id"]), "sha": _sha256_tex(sha)})
+    model_sha = claims.get("def:F", {}).get("evidence", {}).get("model_sha256", "")
+    return {
+        "model": _sha256_tex(str(model_sha)),
+        "json": _sha256_tex(canonical_json_sha256(cert)),
+        "spec": _sha256_tex(hashlib.sha256(str(spec_text).encode("utf-8")).hexdigest()) if spec_text else None,
+        "spec_is_source": isinstance(spec.get("source"), str),
+        "queries": queries,
+    }
+
+
+def _is_tournament(model: dict) -> bool:
+    """Every head is σ(q_i − q_j): two atoms of weight 1 and values 1, 0, keys differing by e_i − e_j."""
+    heads = model.get("heads", [])
+    if not heads:
+        return False
+    for head in heads:
+        atoms = head.get("atoms", [])
+        if len(atoms) != 2 or str(head.get("scale")) != "1":
+            return False
+        diff: dict[int, str] = {}
+        key0 = {int(j): str(c) for j, c in atoms[0]["key"]}
+        key1 = {int(j): str(c) for j, c in atoms[1]["key"]}
+        if key0 and key1:
+            return False
+        diff = key0 or key1
+        if sorted(diff.values()) != ["-1", "1"]:
+            return False
+    return True
 
 
 def _lemma_name(title: str) -> str:
@@ -77,17 +166,24 @@ def build_context(cert: dict) -> dict:
         if c.get("kind") == "lemma"
     ]
     metadata = cert.get("metadata", {})
-    command = metadata.get("command", [])
-    command_text = " ".join(shlex.quote(str(x)) for x in command) if isinstance(command, list) else str(command)
     versions = metadata.get("versions", {})
     slug = sanitize_slug(spec.get("slug", "certificate"))
     testimony_lower = summary.get("testimony_lower")
     refutations = refutations_context(cert)
+    names = claim_names(cert)
+    title_math = formula_tex(spec.get("title", ""))
+    spec_math = formula_tex(spec.get("text", "")) if spec.get("kind") == "expression" else None
+    if spec.get("every_d"):  # F is the block of the family: written from its heads' labels
+        labels = [h.get("label", "") for h in cert["model"]["heads"]]
+        block = formula_tex(" + ".join(labels)) if all(labels) and str(cert["model"].get("constant", 0)) == "0" else None
+        spec_math = ("F(q)=" + block) if block else None
     return {
-        "title": tex_breakable(spec.get("title", "")),
+        "title": ("$" + title_math + "$") if title_math else tex_breakable(spec.get("title", "")),
         "spec_text": r"\texttt{" + tex_breakable(spec.get("text", "")) + "}",
+        "spec_math": spec_math,
         "spec_kind": tex_text(spec.get("kind", "")),
         "spec_d": spec.get("d"),
+        "every_d": bool(spec.get("every_d")),
         "spec_source": _source_lines(spec.get("source")),
         "slug": tex_text(slug),
         "slug_raw": slug,
@@ -104,6 +200,7 @@ def build_context(cert: dict) -> dict:
         "nheads": tex_int(summary.get("heads", 0)),
         "dimension": tex_int(summary.get("dimension", 0)),
         "theorem_statement": math_safe_statement(theorem.get("statement", "")),
+        "sketch": proof_sketch(cert),
         "lemmas": lemmas,
         "heads": heads_context(cert),
         "exp": exp_form_context(cert, claims),
@@ -111,11 +208,13 @@ def build_context(cert: dict) -> dict:
         "faces": faces_context(cert, claims),
         "refutations": refutations,
         "testimony": testimony_context(cert),
-        "claims": _claim_rows(claims_list),
-        "unchecked": [tex_text(c["id"]) for c in claims_list if c.get("kind") in UNCHECKED],
-        "dag": dag_layout(claims_list),
-        "command": tex_breakable(command_text).replace("'", r"\textquotesingle{}").replace("`", r"\textasciigrave{}"),
+        "claims": _claim_rows(claims_list, names),
+        "dependencies": _dependency_rows(claims_list, names),
+        "unchecked": [names[c["id"]] for c in claims_list if c.get("kind") in UNCHECKED],
+        "dag": dag_layout(claims_list, names),
+        "command": tex_breakable(_display_command(metadata.get("command", []))).replace("'", r"\textquotesingle{}").replace("`", r"\textasciigrave{}"),
         "versions": [{"name": tex_text(k), "version": tex_text(versions[k])} for k in sorted(versions)],
         "notes": [tex_note(n) for n in metadata.get("notes", [])],
-        "model_sha256": tex_text(claims.get("def:F", {}).get("evidence", {}).get("model_sha256", "")),
+        "repro": _reproducibility(cert, claims),
+        "tournament": _is_tournament(cert["model"]),
     }

@@ -81,9 +81,7 @@ def atomic_write_set(files: list[tuple[Path, bytes]]) -> None:
     before (3) removes the temporaries.  SIGKILL cannot be blocked: it can leave .tmp files
     behind, and only a SIGKILL inside the renames (microseconds) could leave a mix.
     """
-    for path, _ in files:
-        if path.is_symlink() or (path.exists() and not path.is_file()):
-            raise InputError(f"cannot write {path}: something that is not a regular file has that name")
+    check_targets([path for path, _ in files])
     temporaries: list[tuple[str, Path]] = []
     try:
         for path, data in files:
@@ -108,6 +106,13 @@ def atomic_write_set(files: list[tuple[Path, bytes]]) -> None:
                 os.unlink(tmp)
             except OSError:
                 pass
+
+
+def check_targets(paths: list[Path]) -> None:
+    """InputError when a target name is taken by a folder, a symlink or another non-file (nothing written)."""
+    for path in paths:
+        if path.is_symlink() or (path.exists() and not path.is_file()):
+            raise InputError(f"cannot write {path}: something that is not a regular file has that name")
 
 
 class _signals_held:
@@ -151,6 +156,25 @@ def _first_latex_error(log: str) -> str:
     return ""
 
 
+def _run_group(command: list[str], workdir: Path, env: dict) -> subprocess.CompletedProcess:
+    """Run the engine in its own process group; on any exit (timeout, Ctrl-C, SIGTERM) kill the
+    whole group (latexmk and the pdflatex it started) and wait, so its folder can be removed."""
+    import signal
+
+    process = subprocess.Popen(command, cwd=workdir, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, env=env, start_new_session=True)
+    try:
+        output, _ = process.communicate(timeout=LATEX_TIMEOUT)
+    except BaseException:
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        process.wait()
+        raise
+    return subprocess.CompletedProcess(command, process.returncode, output, None)
+
+
 def compile_pdf(tex_path: Path, engine: str) -> Path:
     """Compile tex_path (in its own directory) and return the PDF path; RenderError on failure."""
     workdir = tex_path.parent
@@ -163,10 +187,7 @@ def compile_pdf(tex_path: Path, engine: str) -> Path:
         commands = [["pdflatex", "-interaction=nonstopmode", "-halt-on-error", tex_path.name]] * 2
     for command in commands:
         try:
-            proc = subprocess.run(
-                command, cwd=workdir, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                timeout=LATEX_TIMEOUT, env=env, check=False,
-            )
+            proc = _run_group(command, workdir, env)
         except subprocess.TimeoutExpired:
             raise RenderError(f"{command[0]} did not finish within {LATEX_TIMEOUT} s") from None
         except OSError as exc:

@@ -48,31 +48,81 @@ MAX_FACTOR_TERMS = 12
 MAX_BEZOUT_TERMS = 16
 
 
+def _head_signature(head: dict) -> tuple[tuple, list[int]]:
+    """A head up to renaming of variables (scale, atoms with local variable numbers), and its variables."""
+    variables = sorted({int(j) for a in head["atoms"] for j, _ in a["key"]})
+    local = {j: i for i, j in enumerate(variables)}
+    atoms = tuple(
+        (tuple((local[int(j)], str(as_fraction(c))) for j, c in sorted(a["key"], key=lambda jc: int(jc[0]))), str(a["weight"]), str(a["value"]))
+        for a in head["atoms"]
+    )
+    return (str(head["scale"]), atoms), variables
+
+
+def _generic_linear(key: list, variable: str) -> str:
+    """A one-variable key written with a generic variable name (q_j)."""
+    parts = []
+    for _, c in key:
+        c = as_fraction(c)
+        if c != 0:
+            parts.append(coef_prefix(c, not parts) + variable)
+    return "".join(parts) if parts else "0"
+
+
 def heads_context(cert: dict) -> dict:
-    """The heads table: each head's label, scale and first atoms, and the constant."""
+    """The heads table: one row per family of identical heads (up to renaming of variables), with its count.
+
+    A family of n > 1 heads that each use one variable is shown once with the generic variable q_j
+    (W_1000: one row "heads 1--1000, σ(q_j)"); otherwise its first head is shown.
+    """
     model = cert["model"]
     heads = model["heads"]
+    groups: dict[tuple, list[tuple[int, list[int]]]] = {}
+    for index, head in enumerate(heads, 1):
+        signature, variables = _head_signature(head)
+        groups.setdefault(signature, []).append((index, variables))
     rows = []
-    for index, head in enumerate(heads[:MAX_HEAD_ROWS], 1):
-        atoms = head["atoms"]
-        shown = atoms[:MAX_ATOMS_PER_HEAD]
+    for members in list(groups.values())[:MAX_HEAD_ROWS]:
+        first = heads[members[0][0] - 1]
+        generic = len(members) > 1 and all(len(v) == 1 for _, v in members)
+        shown = first["atoms"][:MAX_ATOMS_PER_HEAD]
         atom_rows = [
-            {"logit": tex_linear(a["key"]), "weight": tex_number(a["weight"]), "value": tex_rational(a["value"])}
+            {
+                "logit": _generic_linear(a["key"], "q_{j}") if generic else tex_linear(a["key"]),
+                "weight": tex_number(a["weight"]),
+                "value": tex_rational(a["value"]),
+            }
             for a in shown
         ]
+        indices = [i for i, _ in members]
+        if len(members) == 1:
+            label = tex_tt(first.get("label", "") or f"head {indices[0]}")
+        else:
+            last = heads[indices[-1] - 1]
+            label = (tex_tt(first.get("label", "") or f"head {indices[0]}") + r", \dots, "
+                     + tex_tt(last.get("label", "") or f"head {indices[-1]}"))
+            if generic:
+                js = tex_ranges([v[0] for _, v in members]).replace("--", r",\dots,")
+                label += rf"\newline ($j={js}$)"
+            else:
+                label += " (copies of the first, variables renamed)"
         rows.append(
             {
-                "index": index,
-                "label": tex_tt(head.get("label", "") or f"head {index}"),
-                "scale": tex_rational(head["scale"]),
+                "index": tex_ranges(indices),
+                "count": len(members),
+                "label": label,
+                "scale": tex_rational(first["scale"]),
                 "atoms": atom_rows,
-                "more_atoms": len(atoms) - len(shown),
+                "more_atoms": len(first["atoms"]) - len(shown),
             }
         )
     return {
         "rows": rows,
         "total": len(heads),
-        "more": max(0, len(heads) - MAX_HEAD_ROWS),
+        "families": len(groups),
+        "collapsed": len(groups) < len(heads),
+        "more": max(0, len(groups) - MAX_HEAD_ROWS),
+        "more_heads": sum(len(m) for m in list(groups.values())[MAX_HEAD_ROWS:]),
         "constant": tex_rational(model.get("constant", 0)),
         "dimension": model["dimension"],
     }
@@ -187,7 +237,12 @@ def _coprime_shape(entry: dict, shape: dict, t_scale: int) -> dict:
         else:
             item["bezout"] = _bezout_tex(f, shape["P"], rank, t_scale)
         factors.append(item)
-    return {"factors": factors, "more": max(0, len(entry["factors"]) - MAX_FACTORS_SHOWN)}
+    return {
+        "factors": factors,
+        "binomials": [f for f in factors if f["reason"] == "binomial"],
+        "bezouts": [f for f in factors if f["reason"] != "binomial"],
+        "more": max(0, len(entry["factors"]) - MAX_FACTORS_SHOWN),
+    }
 
 
 def _newton_shape(nb: dict, shape: dict, coprime: dict | None) -> dict:
@@ -249,15 +304,7 @@ def exp_form_context(cert: dict, claims: dict[str, dict]) -> dict | None:
         }
         entry["newton"] = _newton_shape(newton[s], shape, coprime[s] if s < len(coprime) else None) if s < len(newton) else None
         shapes.append(entry)
-    block_rows = [
-        {
-            "index": i,
-            "shape": b["shape"] + 1,
-            "heads": tex_ranges([h + 1 for h in b["heads"]]),
-            "variables": ", ".join(f"q_{{{j}}}" for j in b["variables"][:8]) + (r", \dots" if len(b["variables"]) > 8 else ""),
-        }
-        for i, b in enumerate(blocks[:MAX_BLOCK_ROWS], 1)
-    ]
+    block_rows = _block_rows(blocks)
     return {
         "t_scale": t_scale,
         "t_text": None if t_scale == 1 else rf"t=e^{{1/{t_scale}}}",
@@ -266,11 +313,49 @@ def exp_form_context(cert: dict, claims: dict[str, dict]) -> dict | None:
         "shapes": shapes,
         "more_shapes": max(0, len(ev.get("shapes", [])) - MAX_SHAPES_SHOWN),
         "block_rows": block_rows,
-        "more_blocks": max(0, len(blocks) - MAX_BLOCK_ROWS),
+        "more_blocks": max(0, _block_runs(blocks) - MAX_BLOCK_ROWS),
         "constant": tex_rational(cert["model"].get("constant", 0)),
         "factored": _factored_form(ev, t_scale),
         "parallelepiped": any(s.get("method") == "parallelepiped" for s in newton),
     }
+
+
+def _runs(blocks: list[dict]) -> list[list[int]]:
+    """Consecutive blocks of one shape with one variable and one head each form a run; others stand alone."""
+    runs: list[list[int]] = []
+    for i, b in enumerate(blocks):
+        simple = len(b["variables"]) == 1 and len(b["heads"]) == 1
+        if runs and simple and blocks[runs[-1][-1]]["shape"] == b["shape"] and all(
+            len(blocks[k]["variables"]) == 1 and len(blocks[k]["heads"]) == 1 for k in runs[-1]
+        ):
+            runs[-1].append(i)
+        else:
+            runs.append([i])
+    return runs
+
+
+def _block_runs(blocks: list[dict]) -> int:
+    return len(_runs(blocks))
+
+
+def _block_rows(blocks: list[dict]) -> list[dict]:
+    """The block table, a run of blocks (one head on one variable each) shown as one row."""
+    rows = []
+    for run in _runs(blocks)[:MAX_BLOCK_ROWS]:
+        first = blocks[run[0]]
+        if len(run) == 1:
+            variables = ", ".join(f"q_{{{j}}}" for j in first["variables"][:8]) + (r", \dots" if len(first["variables"]) > 8 else "")
+        else:
+            variables = f"q_{{{blocks[run[0]]['variables'][0]}}}" + r",\dots," + f"q_{{{blocks[run[-1]]['variables'][0]}}}" + r"\text{ (one each)}"
+        rows.append(
+            {
+                "index": tex_ranges([i + 1 for i in run]),
+                "shape": first["shape"] + 1,
+                "heads": tex_ranges([h + 1 for i in run for h in blocks[i]["heads"]]),
+                "variables": variables,
+            }
+        )
+    return rows
 
 
 # -- construction --------------------------------------------------------------------------------

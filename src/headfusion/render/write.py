@@ -11,8 +11,9 @@ import tempfile
 from pathlib import Path
 
 from headfusion.render.errors import RenderError
-from headfusion.render.files import INSTALL_HINT, atomic_write_set, compile_pdf, latex_engine, safe_file_name, sanitize_slug
+from headfusion.render.files import INSTALL_HINT, atomic_write_set, check_targets, compile_pdf, latex_engine, safe_file_name, sanitize_slug
 from headfusion.render.latex import render_latex
+from headfusion.spec.errors import InputError
 
 
 def write_certificate(
@@ -44,7 +45,12 @@ def write_certificate(
             raise RenderError(f"extra file name clashes with the certificate: {name}")
     tex = render_latex(cert)  # render before writing anything: no half-written certificate
     json_text = json.dumps(cert, indent=1) + "\n"
-    out_dir.mkdir(parents=True, exist_ok=True)
+    names = [f"{slug}.json", f"{slug}.tex", f"{slug}.pdf", *extra]
+    check_targets([out_dir / name for name in names])  # before the LaTeX run: a taken name is refused at once
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputError(f"cannot make the folder {out_dir}: {exc.strerror or exc}") from None
     pdf_bytes: bytes | None = None
     if pdf is not False and engine is not None:
         with tempfile.TemporaryDirectory(prefix="headfusion-tex-") as tmp:

@@ -30,6 +30,15 @@ class NotRational(ValueError):
     """The function has transcendental weights: not expressible in linear real arithmetic."""
 
 
+MAX_COMBINED_TERMS = 120_000  # as solver.MAX_BOX_POINTS: the box holds at least supp Q′
+
+
+class TooManyTerms(NotRational):
+    """P′/Q′ over all blocks has too many terms to expand (T_120: 2^120): the finite search does not apply.
+
+    A subclass of NotRational so that every caller reports it as "search not applicable"."""
+
+
 @dataclass(frozen=True)
 class Problem:
     """Exact data of the question for one m: shifted P′, Q′ (x-exponents only) and the boxes."""
@@ -85,6 +94,10 @@ def problem_from_form(form: object, m: int) -> Problem:
             "the function has transcendental weights e^b; linear real arithmetic cannot express e, "
             "so the finite search does not apply"
         )
+    terms = max(form.upper_bound, form.reduced_support_size)  # type: ignore[attr-defined]
+    if terms > MAX_COMBINED_TERMS:  # checked before the product over blocks is expanded
+        raise TooManyTerms(f"Q' has {'more than 10^30' if terms > 10**30 else terms} terms; "
+                           f"the finite search is limited to {MAX_COMBINED_TERMS}")
     P, Q = combined_polys(form, reduced=True)  # type: ignore[arg-type]
     nvars = P.nvars - 1
     return problem_from_polys(

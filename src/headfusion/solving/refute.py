@@ -52,8 +52,9 @@ class _Stuck(Exception):
 
 
 class _Refuter:
-    def __init__(self, P: dict, Q: dict, m: int, sizes: tuple[int, ...], deadline, progress, order: str, lp_above: int):
+    def __init__(self, P: dict, Q: dict, m: int, sizes: tuple[int, ...], deadline, progress, order: str, lp_above: int, stop=None):
         self.m, self.deadline, self.progress, self.order = m, deadline, progress, order
+        self.stop = stop
         self.lp_above = lp_above
         self.t0 = time.monotonic()
         D, N = rows(P, Q, sizes)
@@ -75,6 +76,48 @@ class _Refuter:
         self.vec_pos: list[frozenset[int]] = []  # D points with λ > 0
         self.by_pos: dict[int, list[int]] = {}
         self.vec_keys: dict[tuple, int] = {}
+
+    def reset(self, deadline, progress, stop) -> None:
+        """Ready for another search of the same question (a cube); stored vectors are kept,
+        so what one cube learned closes leaves of the next (they hold for the question)."""
+        self.deadline, self.progress, self.stop = deadline, progress, stop
+        self.lp.deadline = deadline
+        self.t0 = time.monotonic()
+        for i in range(len(self.status)):
+            self.status[i] = FREE
+        self.layer_out = [0] * len(self.layers)
+        self.layer_in = [0] * len(self.layers)
+        self.n_in = 0
+        self.tree = []
+        self.stats = {"nodes": 0, "leaves": {"count": 0, "layer": 0, "farkas": 0}, "lp_solves": 0,
+                      "repairs_failed": 0, "reused": 0, "max_in": 0}
+        self.lp.stats = self.stats
+
+    def seed(self, vectors: list) -> int:
+        """Store exact multiplier vectors (JSON, found for this question elsewhere); how many
+        were new.  They are used like vectors found here; the kernel checks each use."""
+        if not hasattr(self, "npidx"):
+            self.npidx = {e: j for j, e in enumerate(self.npts)}
+        before = len(self.vectors)
+        for vector in vectors:
+            lD, lN = {}, {}
+            for side, e, lam in vector:
+                index = (self.lp.pidx if side == "D" else self.npidx).get(tuple(e))
+                if index is None or not isinstance(lam, int):
+                    break
+                (lD if side == "D" else lN)[index] = lam
+            else:
+                self._store(lD, lN)
+        return len(self.vectors) - before
+
+    def evidence(self) -> dict:
+        """The tree with the vectors it uses (re-indexed: a kept producer holds more)."""
+        used = sorted({n[1] for n in self.tree if n[0] == "farkas"})
+        if len(used) == len(self.vectors):
+            return {"tree": self.tree, "multipliers": self.vectors}
+        new = {k: j for j, k in enumerate(used)}
+        tree = [["farkas", new[n[1]]] if n[0] == "farkas" else n for n in self.tree]
+        return {"tree": tree, "multipliers": [self.vectors[k] for k in used]}
 
     # ------------------------------------------------------------------ the evidence
     def _store(self, lD: dict, lN: dict) -> int:
@@ -118,6 +161,9 @@ class _Refuter:
             now = time.monotonic()
             if self.deadline is not None and time.time() > self.deadline:
                 raise _Timeout()
+            if self.stop is not None and self.stop():
+                self.stats["reason"] = "stopped"
+                raise _Timeout()
             if self.progress is not None and n % 4096 == 0:
                 self.progress(dict(self.stats, seconds=now - self.t0, vectors=len(self.vectors)))
 
@@ -147,8 +193,18 @@ class _Refuter:
                         return best
         return best
 
-    def search(self) -> int:
+    def search(self, prefix: tuple = ((), ())) -> int:
+        """The tree under the cube `prefix` = (OUT points, IN points); node indices local to it."""
         self.in_list: list[int] = []
+        out_points, in_points = prefix
+        for points, side in ((out_points, OUT), (in_points, IN)):
+            for e in points:
+                i = self.lp.pidx.get(tuple(e))
+                if i is None or self.status[i] != FREE:
+                    raise ValueError(f"the cube assigns {list(e)}, not a free point of E")
+                self._set(i, side)
+                if side == IN:
+                    self.in_list.append(i)
         return self._node()
 
     def _node(self) -> int:
@@ -257,6 +313,10 @@ def refute(
     order: str = "near",
     lp_above: int = 3,
     verify: bool = True,
+    prefix: tuple = ((), ()),
+    stop=None,
+    producer=None,
+    seed: list | None = None,
 ) -> RefuteResult:
     """Is there a head with at most m atoms?  unsat (with evidence), sat (with head) or unknown.
 
@@ -267,13 +327,27 @@ def refute(
     `lp_above`: a new LP is solved only when no stored vector or layer closes the node with
     a chain of at most this many splits.  `verify` replays unsat evidence with the kernel
     before returning it (a failure is a bug of this producer: RuntimeError).
+
+    `prefix` = (OUT points, IN points) is a cube (solving/cubes.py): the tree returned is
+    the subtree under that assignment, node 0 its root, closed by count/layer/farkas like
+    any other; it replays only once glued under its prefix (`verify` applies to the root
+    cube alone).  `stop()`, polled with the deadline, ends the search "unknown" when true.
+    `producer` (from `make_producer` on the same P, Q, m) is re-used instead of building the
+    rows and the LP again, with the vectors it has stored; `seed`: exact vectors (JSON, as
+    in evidence) found for this question elsewhere, stored before the search.
     """
     t0 = time.monotonic()
     sizes = search_box(P, Q, m)
     if sizes is None:
         stats = {"nodes": 0, "leaves": {}, "lp_solves": 0, "seconds": time.monotonic() - t0, "vectors": 0}
         return RefuteResult("unsat", {"tree": [], "multipliers": []}, None, stats)
-    R = _Refuter(P, Q, m, sizes, deadline, progress, order, lp_above)
+    if producer is not None:
+        R = producer
+        R.reset(deadline, progress, stop)
+    else:
+        R = _Refuter(P, Q, m, sizes, deadline, progress, order, lp_above, stop)
+    if seed:
+        R.seed(seed)
 
     def stats() -> dict:
         return dict(R.stats, seconds=time.monotonic() - t0, vectors=len(R.vectors))
@@ -283,7 +357,7 @@ def refute(
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 20000))
     try:
-        R.search()
+        R.search(prefix)
     except _Timeout:
         return RefuteResult("unknown", None, None, stats())
     except _Stuck:
@@ -292,8 +366,8 @@ def refute(
         return RefuteResult("sat", None, sat.head, stats())
     finally:
         sys.setrecursionlimit(limit)
-    evidence = {"tree": R.tree, "multipliers": R.vectors}
-    if verify:
+    evidence = R.evidence()
+    if verify and not (prefix[0] or prefix[1]):
         from headfusion.kernel.base import CheckFailed
         from headfusion.kernel.refutation import replay
 
@@ -302,3 +376,12 @@ def refute(
         except CheckFailed as exc:  # pragma: no cover - a producer bug
             raise RuntimeError(f"refute produced evidence the kernel rejects: {exc}") from exc
     return RefuteResult("unsat", evidence, None, stats())
+
+
+def make_producer(P: dict, Q: dict, m: int, *, order: str = "near", lp_above: int = 3):
+    """A producer for repeated `refute(..., producer=...)` calls on one question (cubes):
+    the rows and the LP are built once.  None when the box is empty."""
+    sizes = search_box(P, Q, m)
+    if sizes is None:
+        return None
+    return _Refuter(P, Q, m, sizes, None, None, order, lp_above)

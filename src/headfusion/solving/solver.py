@@ -228,7 +228,7 @@ def minimize(
 
     `timeout` is the total budget; `progress(m, box_points, elapsed)` is called before each step.
     """
-    from headfusion.algebra.expform import fused_atom_json, fused_atoms
+    from headfusion.algebra.fused import atom_dicts
     from headfusion.bounds.lower import lower_bound_summary
 
     start = time.monotonic()
@@ -271,7 +271,7 @@ def minimize(
         from headfusion.algebra.expform import MAX_LISTED_ATOMS
 
         if upper <= MAX_LISTED_ATOMS:
-            result.head_json = [fused_atom_json(form, a) for a in fused_atoms(form)]
+            result.head_json = list(atom_dicts(form))
             result.head_source = "fused head"
     result.seconds = time.monotonic() - start
     return result

@@ -22,10 +22,10 @@ MAX_D = 1_000_000  # the largest --d any spec accepts (TOML parameters); the cos
 SYSTEM_TREES = ("/proc", "/sys", "/dev")
 
 
-def timeout(value: object, name: str = "timeout") -> float:
-    """Seconds: a finite number in (0, MAX_TIMEOUT]."""
+def timeout(value: object, name: str = "timeout", from_text: bool = False) -> float:
+    """Seconds: a finite number in (0, MAX_TIMEOUT] (a string only from the command line)."""
     seconds: float | None = None
-    if isinstance(value, str):
+    if isinstance(value, str) and from_text:
         try:
             seconds = float(value)
         except ValueError:
@@ -33,27 +33,33 @@ def timeout(value: object, name: str = "timeout") -> float:
     elif isinstance(value, (int, float)) and not isinstance(value, bool):
         seconds = float(value)
     if seconds is None or not math.isfinite(seconds) or not 0 < seconds <= MAX_TIMEOUT:
-        raise InputError(f"{name} must be a finite number of seconds in (0, {MAX_TIMEOUT:g}], got {_show(value)}")
+        kind = "" if seconds is not None or isinstance(value, (str, int, float)) else f" ({type(value).__name__})"
+        raise InputError(f"{name} must be a finite number of seconds in (0, {MAX_TIMEOUT:g}], got {_show(value)}{kind}")
     return seconds
 
 
-def count(value: object, name: str, low: int = 1, high: int = MAX_ATOMS) -> int:
-    """An integer in [low, high] (a bool is not an integer here)."""
+def count(value: object, name: str, low: int = 1, high: int = MAX_ATOMS, from_text: bool = False) -> int:
+    """An integer in [low, high] (a bool is not an integer here; a string only from the command line)."""
     number: int | None = None
-    if isinstance(value, str):
+    if isinstance(value, str) and from_text:
         text = value.strip()
         if text.lstrip("+-").isdigit() and len(text) <= 20:
             number = int(text)
     elif isinstance(value, int) and not isinstance(value, bool):
         number = value
-    if number is None or not low <= number <= high:
-        raise InputError(f"{name} must be an integer from {low} to {high}, got {_show(value)}")
+    if number is None:
+        kind = "" if isinstance(value, str) and from_text else f" ({type(value).__name__})"
+        raise InputError(f"{name} must be an integer from {low} to {high}, got {_show(value)}{kind}")
+    if number < low:
+        raise InputError(f"{name} must be at least {low}, got {number}")
+    if number > high:
+        raise InputError(f"{name} must be at most {high}, got {number}")
     return number
 
 
-def optional_d(value: object, name: str = "d") -> int | None:
+def optional_d(value: object, name: str = "d", from_text: bool = False) -> int | None:
     """The spec parameter d: None, or an integer in [1, MAX_D]."""
-    return None if value is None else count(value, name, 1, MAX_D)
+    return None if value is None else count(value, name, 1, MAX_D, from_text)
 
 
 def flag(value: object, name: str) -> bool:

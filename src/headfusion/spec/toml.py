@@ -33,7 +33,10 @@ def read_toml_spec(path_text: str) -> TomlSpec:
     if not path.is_file():
         raise SpecError(f"spec file not found: {path_text}")
     try:
-        raw = path.read_bytes()
+        if path.stat().st_size > MAX_SPEC_BYTES:  # a 5 GB sparse file is refused by its size, not read
+            raise SpecError(f"{where}: spec file larger than {MAX_SPEC_BYTES} bytes")
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_SPEC_BYTES + 1)
     except OSError as exc:
         raise SpecError(f"{where}: cannot read the file ({exc.strerror})") from None
     if len(raw) > MAX_SPEC_BYTES:

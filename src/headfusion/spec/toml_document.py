@@ -14,6 +14,8 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Callable, NamedTuple
 
+from headfusion.spec.cost import MAX_DIGITS
+from headfusion.spec.errors import ResourceLimit
 from headfusion.spec.expressions import SpecError
 
 MAX_PARAMETER = 1_000_000
@@ -207,6 +209,9 @@ def _number_text(value: object, where: str, what: str) -> str:
     if isinstance(value, Decimal):
         if not value.is_finite():
             raise SpecError(f"{where}: {what} must be finite, got {value}")
+        sign, digits, exponent = value.as_tuple()
+        if len(digits) > MAX_DIGITS or abs(int(exponent)) > MAX_DIGITS:  # 1e99999999: refused before Fraction
+            raise ResourceLimit(f"{where}: {what} has more than {MAX_DIGITS} digits (limit on every number)")
         exact = Fraction(value)
         return str(exact.numerator) if exact.denominator == 1 else f"{exact.numerator}/{exact.denominator}"
     if isinstance(value, str):

@@ -1,0 +1,268 @@
+"""Cubes of a refutation (DESIGN §5): prefixes of the tree, solved apart and glued back.
+
+A cube is a path from the root of the refutation tree: a sequence of (point of E, side)
+assignments.  `split_cubes` builds a *prefix tree* of splits whose leaves are cubes (or
+leaves already closed by `count` or `layer`, which need no solve); each cube is refuted
+independently (`refute(..., prefix=cube.prefix)`, node indices local to its subtree); and
+`glue` puts the subtrees back under their prefixes as ONE flat tree with one merged list
+of multiplier vectors, which is what `kernel.refutation.replay` checks.  Nothing here is
+trusted: a wrong glue is caught by the replay.
+
+The prefix tree is nested lists: ["split", e, out, in] (e a tuple point, out/in subtrees),
+["count"], ["layer", c], ["cube", Cube].  A cube that runs out of time is re-split by
+`CubeSpace.split(cube, 1)`; `glue` follows such re-splits through its `resplit` mapping.
+
+`Checkpoint` keeps solved cubes (and re-split decisions) as JSON files, one per cube,
+keyed by a hash of (P′, Q′, m, the cube's path), written atomically (tmp + rename).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from headfusion.kernel.refutation import rows, search_box
+
+Point = tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Cube:
+    """A prefix of the refutation tree: (point, IN?) assignments from the root, in order."""
+
+    path: tuple[tuple[Point, bool], ...] = ()
+
+    @property
+    def prefix(self) -> tuple[tuple[Point, ...], tuple[Point, ...]]:
+        """(OUT points, IN points): the `prefix` argument of `refute`."""
+        return tuple(e for e, i in self.path if not i), tuple(e for e, i in self.path if i)
+
+    @property
+    def depth(self) -> int:
+        return len(self.path)
+
+    def child(self, e: Point, inside: bool) -> Cube:
+        return Cube(self.path + ((tuple(e), bool(inside)),))
+
+    def to_json(self) -> list:
+        return [[list(e), int(i)] for e, i in self.path]
+
+    @classmethod
+    def from_json(cls, data: list) -> Cube:
+        return cls(tuple((tuple(int(v) for v in e), bool(i)) for e, i in data))
+
+
+class CubeSpace:
+    """The points of E of one question (P′, Q′, m) and the choice of split points."""
+
+    def __init__(self, P: dict, Q: dict, m: int):
+        self.m = m
+        self.sizes = search_box(P, Q, m)
+        if self.sizes is None:
+            raise ValueError("the box is empty (L3): nothing to split, the refutation is the empty tree")
+        self.points: list[Point] = sorted(rows(P, Q, self.sizes)[0])
+        rank = len(self.sizes)
+        q_low = [min(e[c] for e in Q) for c in range(rank)]
+        self.layers = [[e for e in self.points if e[c] == q_low[c]] for c in range(rank)]
+
+    def closed(self, cube: Cube) -> list | None:
+        """The leaf that closes a cube with no solve (count, layer), or None."""
+        out, inside = cube.prefix
+        if len(inside) > self.m:
+            return ["count"]
+        outs = set(out)
+        for c, layer in enumerate(self.layers):
+            if all(e in outs for e in layer):
+                return ["layer", c]
+        return None
+
+    def next_point(self, cube: Cube) -> Point | None:
+        """The point to split a cube on, as the producer would start: the smallest lowest
+        layer with no IN point (its first free point), else the free point nearest the IN
+        points (L1, then lexicographic)."""
+        out, inside = cube.prefix
+        taken = set(out) | set(inside)
+        ins = set(inside)
+        chains = [
+            [e for e in layer if e not in taken]
+            for layer in self.layers
+            if not any(e in ins for e in layer)
+        ]
+        chains = [c for c in chains if c]
+        if chains:
+            return min(chains, key=len)[0]
+        free = [e for e in self.points if e not in taken]
+        if not free:
+            return None
+        return min(free, key=lambda e: (min(sum(abs(x - y) for x, y in zip(e, q)) for q in inside), e))
+
+    def split(self, cube: Cube, depth: int) -> tuple[list, list[Cube]]:
+        """The prefix tree under `cube` with at most 2^depth open cubes, and those cubes.
+
+        Best first: the open cube with the fewest IN points (then the shallowest) is split
+        next, so a layer chain is cut the way the producer walks it ({r1 IN}, {r1 OUT,
+        r2 IN}, ...) rather than into cubes of equal depth whose IN halves are trivial.
+        Cubes closed by count or layer become leaves and need no solve.
+        """
+        limit = 2 ** max(depth, 0)
+        nodes: dict[Cube, list] = {}
+        children: dict[Cube, tuple[Point, Cube, Cube]] = {}
+        open_cubes: list[Cube] = []
+
+        def add(c: Cube) -> None:
+            leaf = self.closed(c)
+            nodes[c] = leaf if leaf is not None else ["cube", c]
+            if leaf is None:
+                open_cubes.append(c)
+
+        add(cube)
+        stuck: set[Cube] = set()
+        while len(open_cubes) < limit:
+            candidates = [c for c in open_cubes if c not in stuck]
+            if not candidates:
+                break
+            c = min(candidates, key=lambda c: (len(c.prefix[1]), c.depth))
+            e = self.next_point(c)
+            if e is None:
+                stuck.add(c)
+                continue
+            open_cubes.remove(c)
+            children[c] = (e, c.child(e, False), c.child(e, True))
+            add(children[c][1])
+            add(children[c][2])
+
+        def build(c: Cube) -> list:
+            if c in children:
+                e, out, inside = children[c]
+                return ["split", e, build(out), build(inside)]
+            return nodes[c]
+
+        order: list[Cube] = []
+
+        def collect(node: list) -> None:
+            if node[0] == "split":
+                collect(node[2])
+                collect(node[3])
+            elif node[0] == "cube":
+                order.append(node[1])
+
+        tree = build(cube)
+        collect(tree)
+        return tree, order
+
+
+def split_cubes(P: dict, Q: dict, m: int, depth: int, start: Cube | None = None) -> tuple[list, list[Cube]]:
+    """At most 2^depth cubes under `start` (the root by default): (prefix tree, cubes)."""
+    return CubeSpace(P, Q, m).split(start or Cube(), depth)
+
+
+def glue(prefix_tree: list, subtrees: dict, vectors: dict, resplit: dict | None = None) -> dict:
+    """ONE refutation from a prefix tree and the subtree of each of its cubes.
+
+    `subtrees[cube]` is the flat tree `refute(..., prefix=cube.prefix)` returned (node 0 its
+    root) and `vectors[cube]` its multiplier list; `resplit[cube]` (optional) a prefix
+    tree that replaced a cube.  Subtree nodes are shifted, `farkas k` re-indexed into one
+    merged list in which equal vectors are stored once.  KeyError if a cube is missing.
+    """
+    resplit = resplit or {}
+    tree: list[list] = []
+    merged: list = []
+    seen: dict[str, int] = {}
+
+    def vector_index(vector: list) -> int:
+        key = json.dumps(vector, sort_keys=True)
+        if key not in seen:
+            seen[key] = len(merged)
+            merged.append(vector)
+        return seen[key]
+
+    def emit(node: list) -> int:
+        kind = node[0]
+        if kind == "split":
+            idx = len(tree)
+            tree.append(["split", list(node[1]), None, None])
+            tree[idx][2] = emit(node[2])
+            tree[idx][3] = emit(node[3])
+            return idx
+        if kind in ("count", "layer"):
+            tree.append(list(node))
+            return len(tree) - 1
+        cube = node[1]
+        if cube in resplit:
+            return emit(resplit[cube])
+        sub, vecs = subtrees[cube], vectors[cube]
+        base = len(tree)
+        local = {}
+        for n in sub:
+            if n[0] == "split":
+                tree.append(["split", list(n[1]), n[2] + base, n[3] + base])
+            elif n[0] == "farkas":
+                k = n[1]
+                if k not in local:
+                    local[k] = vector_index(vecs[k])
+                tree.append(["farkas", local[k]])
+            else:
+                tree.append(list(n))
+        return base
+
+    emit(prefix_tree)
+    return {"tree": tree, "multipliers": merged}
+
+
+def question_hash(P: dict, Q: dict, m: int) -> str:
+    """sha256 of the question (P′, Q′, m) in a canonical JSON form."""
+
+    def canon(poly: dict) -> list:
+        return sorted([list(e), str(c)] for e, c in poly.items())
+
+    text = json.dumps({"P": canon(P), "Q": canon(Q), "m": m}, sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+class Checkpoint:
+    """Solved cubes and re-split decisions of one question, one JSON file per cube.
+
+    Files live in `folder`, named by a hash of (question, cube path); each records both, so
+    a file of another question or cube is never taken.  Writes are atomic (tmp + rename):
+    a run killed mid-write leaves no partial record, and a resumed run re-uses what is there.
+    """
+
+    def __init__(self, folder: str | os.PathLike, P: dict, Q: dict, m: int):
+        self.folder = Path(folder)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.question = question_hash(P, Q, m)
+
+    def path(self, cube: Cube) -> Path:
+        key = hashlib.sha256((self.question + json.dumps(cube.to_json())).encode()).hexdigest()[:32]
+        return self.folder / f"cube-{key}.json"
+
+    def load(self, cube: Cube) -> dict | None:
+        try:
+            data = json.loads(self.path(cube).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        if not isinstance(data, dict) or data.get("question") != self.question or data.get("cube") != cube.to_json():
+            return None
+        if data.get("status") == "unsat" and isinstance(data.get("tree"), list) and isinstance(data.get("multipliers"), list):
+            return data
+        if data.get("status") == "split" and isinstance(data.get("depth"), int) and 0 <= data["depth"] <= 16:
+            return data
+        return None
+
+    def save_split(self, cube: Cube, depth: int) -> None:
+        """Record that `cube` was re-split `depth` levels (a resumed run splits it alike)."""
+        self.save(cube, "split", depth=depth)
+
+    def save(self, cube: Cube, status: str, evidence: dict | None = None, depth: int | None = None) -> None:
+        record: dict = {"question": self.question, "cube": cube.to_json(), "status": status}
+        if evidence is not None:
+            record.update(tree=evidence["tree"], multipliers=evidence["multipliers"])
+        if depth is not None:
+            record["depth"] = depth
+        target = self.path(cube)
+        tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(record, separators=(",", ":")), encoding="utf-8")
+        os.replace(tmp, target)

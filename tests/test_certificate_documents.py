@@ -1,0 +1,103 @@
+"""Certificates as documents: byte-identical output whatever --out is, and LaTeX without warnings (issue 11)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from headfusion.cli import main
+from headfusion.render.context import canonical_json_sha256
+from headfusion.render.files import INSTALL_HINT, compile_pdf, latex_engine
+from headfusion.render.notation import formula_tex
+
+needs_latex = pytest.mark.skipif(
+    latex_engine() is None, reason="no LaTeX engine (pdflatex/latexmk) on PATH: " + INSTALL_HINT
+)
+
+# LaTeX warnings that say nothing about the document (latexmk reruns until labels settle)
+HARMLESS = (
+    "Label(s) may have changed",
+    "float specifier changed to",
+)
+
+
+def _certify(args: list[str], out: Path) -> tuple[Path, Path]:
+    assert main(["certify", *args, "--out", str(out)]) == 0
+    (json_path,) = out.glob("*.json")
+    return json_path, json_path.with_suffix(".tex")
+
+
+def test_same_certificate_in_two_folders_is_byte_identical(tmp_path):
+    a_json, a_tex = _certify(["W", "--d", "2", "--no-search"], tmp_path / "A")
+    b_json, b_tex = _certify(["W", "--d", "2", "--no-search"], tmp_path / "deeper" / "B")
+    assert a_json.name == b_json.name and a_tex.name == b_tex.name
+    assert a_tex.read_bytes() == b_tex.read_bytes()
+    assert a_json.read_bytes() == b_json.read_bytes()
+    tex = a_tex.read_text()
+    assert str(tmp_path) not in tex and str(tmp_path) not in a_json.read_text()  # no machine paths
+
+
+def test_reproducibility_block_holds_full_hashes(tmp_path):
+    json_path, tex_path = _certify(["W", "--d", "2", "--no-search"], tmp_path)
+    cert = json.loads(json_path.read_text())
+    tex = tex_path.read_text()
+    model_sha = next(c for c in cert["claims"] if c["id"] == "def:F")["evidence"]["model_sha256"]
+    assert len(model_sha) == 64 and model_sha in tex
+    canonical = hashlib.sha256(json.dumps(cert, sort_keys=True, separators=(",", ":")).encode("utf-8")).hexdigest()
+    assert canonical == canonical_json_sha256(cert) and canonical in tex
+    assert hashlib.sha256(cert["spec"]["text"].encode("utf-8")).hexdigest() in tex
+    assert r"\bibitem{seed}" in tex and r"\bibitem{ostrowski}" in tex and r"\cite{ostrowski}" in tex
+
+
+def test_titles_are_typeset_as_formulas_and_raw_text_never_reaches_math_mode():
+    assert formula_tex("W_3(q) = sigmoid(q_1) + ... + sigmoid(q_3)") == r"W_{3}(q)=\sigma(q_{1})+\dots+\sigma(q_{3})"
+    assert formula_tex("sigmoid(q1) + sigmoid(2*q1)") == r"\sigma(q_{1})+\sigma(2q_{1})"
+    assert formula_tex("tanh(q1) + attn([0,q1],[0,1])") == r"\tanh(q_{1})+\operatorname{attn}([0,q_{1}],[0,1])"
+    long = formula_tex("+".join(f"sigmoid(q{j})" for j in range(1, 40)))
+    assert long == r"\sigma(q_{1})+\sigma(q_{2})+\sigma(q_{3})+\dots+\sigma(q_{38})+\sigma(q_{39})"
+    for evil in (r"\input{x}", "a $x$", "50%", "q1 # c", "sigmoid(q1", "}{", "a&b", "x~y"):
+        assert formula_tex(evil) is None  # shown escaped in text mode instead
+
+
+SPECS = [
+    ("W3", ["W", "--d", "3"]),
+    ("sigmoid2", ["sigmoid(q1) + sigmoid(2*q1)"]),
+    ("triangle", ["sigmoid(q1-q2)+sigmoid(q2-q3)+sigmoid(q1-q3)"]),
+    ("three-atom", ["attn([0,q1,2*q1],[0,1,3]) + attn([0,q2,2*q2],[0,1,3])"]),
+    ("W1000", ["W", "--d", "1000", "--no-search"]),
+]
+
+
+def _problems(log: str) -> list[str]:
+    out = []
+    lines = log.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith("Overfull"):
+            out.append(line)
+        elif re.search(r"(LaTeX|Package [\w-]+|Class [\w-]+) Warning", line):
+            text = " ".join(lines[i : i + 2])
+            if not any(h in text for h in HARMLESS):
+                out.append(text)
+        elif "undefined" in line and ("Reference" in line or "Citation" in line or "Label" in line):
+            out.append(line)
+    return out
+
+
+@needs_latex
+@pytest.mark.parametrize("name,args", SPECS, ids=[s[0] for s in SPECS])
+def test_certificate_compiles_without_warnings(tmp_path, name, args):
+    _, tex_path = _certify(args, tmp_path / "cert")
+    build = tmp_path / "build"
+    build.mkdir()
+    tex = build / tex_path.name
+    tex.write_bytes(tex_path.read_bytes())
+    compile_pdf(tex, latex_engine())
+    log = tex.with_suffix(".log").read_text(encoding="utf-8", errors="replace")
+    assert _problems(log) == [], f"{name}: LaTeX reported problems"
+    body = tex.read_text()
+    assert "sigmoid" not in body.split(r"\begin{theorem}")[0].split(r"\maketitle")[1]  # σ on page 1, not "sigmoid"
+    assert r"\begin{proof}[Proof in brief]" in body

@@ -101,3 +101,18 @@ def test_certificate_compiles_without_warnings(tmp_path, name, args):
     body = tex.read_text()
     assert "sigmoid" not in body.split(r"\begin{theorem}")[0].split(r"\maketitle")[1]  # σ on page 1, not "sigmoid"
     assert r"\begin{proof}[Proof in brief]" in body
+
+
+@needs_latex
+def test_every_d_certificate_for_w_is_short_and_verifies(tmp_path):
+    """The seed paper's theorem for every d: at most 6 pages, and the kernel replays it."""
+    json_path, tex_path = _certify(["W", "--every-d"], tmp_path)
+    build = tmp_path / "build"
+    build.mkdir()
+    tex = build / tex_path.name
+    tex.write_bytes(tex_path.read_bytes())
+    compile_pdf(tex, latex_engine())
+    written = re.search(r"Output written on .*?\((\d+) pages?", tex.with_suffix(".log").read_text(errors="replace"), re.S)
+    assert written and 1 <= int(written.group(1)) <= 6, written and written.group(0)
+    assert main(["verify", str(json_path)]) == 0
+    assert r"m^*(F_d)=2^d" in tex.read_text()

@@ -383,3 +383,11 @@ def test_search_certificate_compiles(tmp_path):
 def test_toml_certificate_compiles(tmp_path):
     paths = write_certificate(cert_for("proofs/tournament_cycle.toml", 3), tmp_path, pdf=True)
     assert paths["pdf"].exists()
+
+
+def test_control_characters_and_greek_never_reach_tex_raw():
+    from headfusion.render.explore import explore_pgfplots
+    from headfusion.render.tex import tex_text
+
+    assert tex_text("a\x7fb\x01c") == "a[U+007F]b[U+0001]c"
+    assert "Ω" not in explore_pgfplots([{"d": 1, "head_atom_terms": 2, "lower_bound": 2, "upper_bound": 2}], "Ω title")

@@ -129,58 +129,10 @@ def _big(value: int) -> str:
 
 
 def cmd_certify(args: argparse.Namespace) -> int:
-    from headfusion.proof.certify import certify
-    from headfusion.render.errors import RenderError
-    from headfusion.render.files import latex_engine
-    from headfusion.render.write import write_certificate
-    from headfusion.spec.load import load_spec
+    """`certify`: the certificate computed under a wall-clock guard, then written atomically."""
+    from headfusion.cli_certify import certify_command
 
-    out_dir = options.out_dir(args.out)  # a writable folder, checked before any work
-    if args.pdf and latex_engine() is None:  # refuse before any work, nothing written
-        raise UsageError(
-            "no LaTeX engine found: apt-get install -y texlive-latex-base texlive-latex-recommended "
-            "texlive-pictures latexmk"
-        )
-    command = ["headfusion", "certify"] + list(args.argv_for_record)
-    if args.every_d:
-        from headfusion.proof.certify import certify_every_d
-
-        if args.d is not None:
-            raise UsageError("--every-d states the theorem for every d: leave out --d")
-        result = certify_every_d(args.spec, command)
-        title = result.certificate["spec"]["title"]
-    else:
-        spec = load_spec(args.spec, args.d)
-        result = certify(spec, command, search=not args.no_search, search_timeout=args.search_timeout,
-                         progress=_progress, timings=args.timings)
-        title = spec.title
-    _progress("rendering LaTeX ...")
-    try:
-        paths = write_certificate(result.certificate, out_dir, result.queries, pdf=True if args.pdf else None)
-    except RenderError as exc:
-        _progress_done()
-        sys.stderr.write(f"headfusion: error: {_one_line(str(exc))}\n")
-        return EXIT_CHECK_FAILED
-    _progress_done()
-    summary = result.certificate["summary"]
-    if args.json:
-        _print_json({"summary": summary, "files": {k: str(v) for k, v in sorted(paths.items())}})
-        return EXIT_OK
-    theorem = next(c for c in result.certificate["claims"] if c["id"] == "theorem")
-    if summary["every_d"]:
-        sys.stdout.write(f"{title}: {summary['status']} for every d (block bounds {summary['lower_bound']} and {summary['upper_bound']})\n")
-    else:
-        sys.stdout.write(f"{title}: {summary['status']} — lower {_big(summary['lower_bound'])}, "
-                         f"upper {_big(summary['upper_bound'])}, minimum {_big(summary['minimum']) if summary['minimum'] is not None else 'undecided'}\n")
-    sys.stdout.write(f"theorem: {theorem['statement']}\n")
-    for kind, path in sorted(paths.items()):
-        sys.stdout.write(f"wrote {path}\n")
-    if "pdf" not in paths:
-        sys.stdout.write(
-            "no PDF: no LaTeX engine found (apt-get install -y texlive-latex-base texlive-latex-recommended "
-            "texlive-pictures latexmk), then run again or use --pdf\n"
-        )
-    return EXIT_OK
+    return certify_command(args)
 
 
 # -- explore ------------------------------------------------------------------------------
@@ -286,6 +238,12 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_search(args: argparse.Namespace) -> int:
+    """The whole search, bounds included, under a wall-clock guard of --timeout plus a little slack."""
+    with _deadline(args.timeout + 5, "search"):
+        return _search(args)
+
+
+def _search(args: argparse.Namespace) -> int:
     """`search SPEC --atoms M` (one question) or `search SPEC --minimize` (least m)."""
     import time
 
@@ -415,6 +373,7 @@ def build_parser() -> argparse.ArgumentParser:
     certify_.add_argument("--no-search", action="store_true", help="skip the solver searches")
     certify_.add_argument("--every-d", action="store_true",
                           help="the theorem for every d of a family F_d = Σ_j f(q_j) (W, tanh-sum, or such a TOML spec)")
+    certify_.add_argument("--timeout", type=_checked(lambda v: options.timeout(v, "--timeout", True)), default=3600.0, metavar="S", help="wall-clock limit for the whole computation (default 3600 s)")
     certify_.add_argument("--search-timeout", type=_checked(lambda v: options.timeout(v, "--search-timeout", True)), default=60.0, help="seconds per solver question")
     certify_.add_argument("--timings", action="store_true", help="record solver seconds (output no longer byte-identical)")
     certify_.set_defaults(handler=cmd_certify)

@@ -16,7 +16,7 @@ import tempfile
 from pathlib import Path
 
 from headfusion.render.files import LATEX_TIMEOUT, atomic_write, compile_pdf, latex_engine, sanitize_slug
-from headfusion.render.tex import latex_escape, log2_int
+from headfusion.render.tex import log2_int, tex_text
 
 EXPLORE_COLUMNS = ("d", "heads", "head_atom_terms", "lower_bound", "lower_bound_method", "upper_bound", "minimum",
                    "decided_by", "search_note")
@@ -31,7 +31,7 @@ def explore_pgfplots(rows: list[dict], title: str) -> str:
     lines = [
         r"\begin{tikzpicture}",
         r"\begin{axis}[width=11cm,height=7cm,xlabel={$d$},ylabel={$\log_2$ atoms},legend pos=north west,"
-        r"title={" + latex_escape(title) + r"},xtick=data,grid=major]",
+        r"title={" + tex_text(title) + r"},xtick=data,grid=major]",
         r"\addplot[blue,mark=*] coordinates {" + series("head_atom_terms") + r"};",
         r"\addlegendentry{multi-head: head-atom terms}",
         r"\addplot[red,mark=square*] coordinates {" + series("upper_bound") + r"};",

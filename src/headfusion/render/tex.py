@@ -70,6 +70,10 @@ _BREAK_AFTER = set("+-*/,= ")
 
 
 def _char_tex(ch: str) -> str:
+    if ch in "\t\n\r":
+        return " "
+    if ord(ch) < 32 or ord(ch) == 127:  # control characters never reach TeX
+        return f"[U+{ord(ch):04X}]"
     if ord(ch) < 128:
         return latex_escape(ch)
     if ch in _UNICODE_TEX:

@@ -500,3 +500,51 @@ def test_every_d_needs_the_shape_condition():
 
 def test_single_field_mutation_fuzz_with_refutations(refuted):
     assert not fuzz_accepted(refuted)
+
+
+# -- the adversary's findings (an independent attempt to forge or stall the kernel) ------------
+
+def test_non_string_dependencies_are_a_failed_claim_not_a_traceback(w3, tmp_path, capsys):
+    cert = copy.deepcopy(w3)
+    cert["claims"][0]["depends_on"] = [["x"]]
+    path = tmp_path / "deps.json"
+    path.write_text(json.dumps(cert))
+    code, out, err = run_cli(capsys, "verify", str(path))
+    assert code == 1 and "Traceback" not in err and "FAILED lemma:L1" in out
+
+
+def _times_t_power(poly: list, power: int, minus_one: bool) -> list:
+    """poly·(t^power − 1) (a unit: the same ratio for N and D, coefficients that are positive at t = e)."""
+    out: dict[tuple, Fraction] = {}
+    for e, c in poly:
+        for shift, factor in ((power, 1), (0, -1 if minus_one else 1)):
+            key = tuple(e[:-1]) + (e[-1] + shift,)
+            out[key] = out.get(key, Fraction(0)) + Fraction(c) * factor
+    return [[list(e), str(c)] for e, c in sorted(out.items()) if c]
+
+
+def test_huge_powers_of_t_are_refused_with_the_limit(w3):
+    cert = copy.deepcopy(w3)
+    head = ev(cert, "upper")["heads"][0]
+    head["N"], head["D"] = (_times_t_power(head[k], 10**30, True) for k in ("N", "D"))
+    with pytest.raises(SchemaError, match="exponent"):
+        verify_certificate(cert)
+    cert = copy.deepcopy(w3)
+    head = ev(cert, "upper")["heads"][0]
+    head["N"], head["D"] = (_times_t_power(head[k], 10**5, True) for k in ("N", "D"))
+    with pytest.raises(SchemaError, match="power of t"):
+        verify_certificate(cert)
+
+
+def test_many_heads_in_one_block_are_refused_quickly():
+    import time
+
+    from headfusion.kernel.model import Atom, Model, group_polys
+
+    atoms = (Atom(((0, Fraction(1)),), Fraction(1), Fraction(0), Fraction(1)), Atom((), Fraction(1), Fraction(0), Fraction(0)))
+    model = Model(1, Fraction(0), tuple((Fraction(1), atoms) for _ in range(1001)))
+    start = time.perf_counter()
+    with pytest.raises(SchemaError, match="heads in one block"):
+        group_polys(model, list(range(1001)), lambda rel: (int(rel.get(0, 0)),), 2, 1)
+    P, Q = group_polys(model, list(range(200)), lambda rel: (int(rel.get(0, 0)),), 2, 1)  # (1+x)^200: quadratic work
+    assert len(Q) == 201 and time.perf_counter() - start < 30

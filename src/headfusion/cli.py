@@ -228,7 +228,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
         sys.stdout.write(f"re-solved {claim} with {solver}: {verdict}\n")
     if ok:
         theorem = next(c for c in cert["claims"] if c["id"] == "theorem")
-        sys.stdout.write(f"certificate verified: {cert['spec']['title']} — {theorem['statement']}\n")
+        from headfusion.spec.family import function_text
+
+        sys.stdout.write(f"certificate verified: {theorem['statement']}\n  F = {function_text(cert['spec'])}"
+                         f"\n  (title, the spec's own label: {cert['spec']['title']})\n")
     else:
         sys.stdout.write("certificate REJECTED\n")
     return EXIT_OK if ok else EXIT_CHECK_FAILED

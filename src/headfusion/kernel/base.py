@@ -17,6 +17,8 @@ MAX_DIGITS = 4000  # digits of one integer (2^10000 has 3,011)
 MAX_TERMS = 2_000_000  # terms of one polynomial, and term pairs of one product
 MAX_POINTS = 200_000  # support points compared by one Newton or box check
 MAX_NODES = 2_000_000  # refutation tree nodes, face-limit nodes
+MAX_EXPONENT = 1_000_000  # |exponent| of one variable in a stored polynomial
+MAX_T_POWER = 4096  # |power of t| in a sign decision (the spec layer allows 1,024 per block)
 
 
 class SchemaError(Exception):

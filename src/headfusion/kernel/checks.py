@@ -51,7 +51,7 @@ def _local_head(model: Model, h: int, local: dict[int, int]) -> tuple:
 def check_exp_form(model: Model, ev: dict, facts: Facts) -> Result:
     """For every block: its heads' P_B, Q_B recomputed in the block lattice, and P′_B·Q_B = P_B·Q′_B."""
     scale = t_scale(model)
-    require(ev.get("t_scale") == scale, "t scale differs from the model's bias denominators")
+    require(integer(ev.get("t_scale")) == scale, "t scale differs from the model's bias denominators")
     shapes, blocks = ev["shapes"], ev["blocks"]
     within(len(blocks), 10**6, "blocks")
     seen, used, parsed, done = [], set(), {}, set()
@@ -208,7 +208,7 @@ def check_faces(model: Model, ev: dict, facts: Facts) -> Result:
     for i, node in enumerate(reversed(nodes)):
         i = len(nodes) - 1 - i  # children come later, so their bounds are known
         if node["direction"] is None:
-            require(node["bound"] == 1 and node.get("plus") is None and node.get("minus") is None, f"node {i}: a leaf bounds m* by 1")
+            require(integer(node["bound"]) == 1 and node.get("plus") is None and node.get("minus") is None, f"node {i}: a leaf bounds m* by 1")
             continue
         here = model_from_canonical(node["form"])
         c = {integer(j) - 1: integer(v) for j, v in node["direction"]}
@@ -218,7 +218,7 @@ def check_faces(model: Model, ev: dict, facts: Facts) -> Result:
         require(nodes[plus]["form"] == canonical(face_limit(here, c)), f"node {i}: F_c is wrong")
         require(nodes[minus]["form"] == canonical(face_limit(here, {j: -v for j, v in c.items()})), f"node {i}: F_-c is wrong")
         require(not invariant(here, c), f"node {i}: F is invariant along the direction")
-        require(node["bound"] == nodes[plus]["bound"] + nodes[minus]["bound"], f"node {i}: bound is not the sum of its children")
+        require(integer(node["bound"]) == nodes[plus]["bound"] + nodes[minus]["bound"], f"node {i}: bound is not the sum of its children")
     return {"bound": nodes[0]["bound"]}, ["def:F", "lemma:L6"], say.face_limits(len(nodes), nodes[0]["bound"])
 
 

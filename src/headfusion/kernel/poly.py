@@ -10,7 +10,8 @@ from __future__ import annotations
 from fractions import Fraction
 from math import factorial
 
-from headfusion.kernel.base import MAX_TERMS, CheckFailed, integer, rational, rational_json, require, within
+from headfusion.kernel.base import (MAX_EXPONENT, MAX_T_POWER, MAX_TERMS, CheckFailed, integer, rational, rational_json,
+                                    require, within)
 
 Poly = dict[tuple[int, ...], Fraction]
 
@@ -23,6 +24,7 @@ def poly_from_json(data: object, nvars: int) -> Poly:
     for term in data:  # type: ignore[union-attr]
         require(isinstance(term, list) and len(term) == 2 and isinstance(term[0], list), "malformed term")
         e = tuple(integer(v) for v in term[0])
+        within(max(map(abs, e), default=0), MAX_EXPONENT, "size of an exponent")
         c = rational(term[1])
         require(len(e) == nvars and e not in out and c != 0, "malformed polynomial (length, repeated or zero term)")
         out[e] = c
@@ -81,6 +83,7 @@ def divide(a: Poly, f: Poly) -> Poly | None:
     lead = max(f)
     rest, quotient = dict(a), {}
     while rest:
+        within(len(quotient), MAX_TERMS, "terms of a quotient")
         top = max(rest)
         e = tuple(x - y for x, y in zip(top, lead))
         if any(not lo <= v <= hi for v, lo, hi in zip(e, low, high)):
@@ -110,6 +113,7 @@ def t_sign(coef: dict[int, Fraction], scale: int) -> int:
         return 0
     if all(c > 0 for _, c in items) or all(c < 0 for _, c in items):
         return 1 if items[0][1] > 0 else -1
+    within(max(abs(k) for k, _ in items), MAX_T_POWER, "power of t in a sign decision")
     x, n = Fraction(1, scale), 8
     while n <= 256:
         lo = sum((x**k / factorial(k) for k in range(n)), Fraction(0))

@@ -146,6 +146,8 @@ def verify_certificate(cert: object) -> Report:
             require(isinstance(cid, str) and ids.count(cid) == 1, f"claim id {cid!r} missing or repeated")
             check = check_of(cid)
             require(set(claim) == {"id", "kind", "title", "statement", "depends_on", "evidence"}, "unexpected claim fields")
+            require(isinstance(claim["depends_on"], list) and all(isinstance(d, str) for d in claim["depends_on"]),
+                    "depends_on must be a list of claim ids")
             if check == "lemma":
                 name, deps, text = say.LEMMAS[cid[6:]]
                 found, deps, kind, title = {}, [f"lemma:{d}" for d in deps], "lemma", f"Lemma {cid[6:]} ({name})"
@@ -173,7 +175,8 @@ def verify_certificate(cert: object) -> Report:
         except (KeyError, TypeError, ValueError, IndexError, AttributeError, ZeroDivisionError) as exc:
             rows.append((str(cid), "?", "failed", f"malformed evidence ({type(exc).__name__}: {exc})"))
     problems = [r for r in REQUIRED if r not in facts]
-    used = {d for c in cert["claims"] if isinstance(c, dict) and isinstance(c.get("depends_on"), list) for d in c["depends_on"]}
+    used = {d for c in cert["claims"] if isinstance(c, dict) and isinstance(c.get("depends_on"), list)
+            for d in c["depends_on"] if isinstance(d, str)}
     lemmas = {i for i in facts if i.startswith("lemma:")}
     if lemmas - used:
         problems.append(f"unused lemmas {sorted(lemmas - used)}")

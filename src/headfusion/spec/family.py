@@ -57,3 +57,24 @@ def _renamed(head: dict, j: int) -> dict:
 def _plain(head: dict) -> tuple:
     """What defines a head (labels are display only)."""
     return (str(head["scale"]), tuple((tuple(map(tuple, a["key"])), str(a["weight"]), str(a["value"])) for a in head["atoms"]))
+
+
+def function_text(spec: dict, limit: int = 160) -> str:
+    """The function a certificate's spec defines, in the command-line language (not its title).
+
+    A title is the spec author's label; this is what was parsed: the expression, the family
+    name with d, the expanded TOML sum, or for every d the block f.
+    """
+    if spec.get("every_d"):
+        block, _, _ = every_d_block(spec["kind"], spec["text"], spec["source"])
+        text = f"F_d(q) = c_d + sum over j = 1..d of f(q_j), f(q1) = {block.text}"
+    elif spec["kind"] == "toml":
+        from headfusion.spec.toml import parse_toml_text
+        from headfusion.spec.toml_expand import expand
+
+        text = expand(parse_toml_text(spec["source"], "the embedded TOML spec"), spec["d"]).expression()
+    elif spec["kind"] == "family":
+        text = f"{spec['text']} with d = {spec['d']}"
+    else:
+        text = spec["text"]
+    return text if len(text) <= limit else text[: limit - 20] + f" ... ({len(text)} characters)"

@@ -27,7 +27,7 @@ from headfusion.spec.errors import ResourceLimit
 from headfusion.algebra.exact import sign_at_t, t_scale
 from headfusion.algebra.lattice import LatticeBasis, lattice_basis
 from headfusion.algebra.laurent import LPoly, exact_divide, irreducible_factors, product
-from headfusion.spec.model import Head, Key, MultiHead
+from headfusion.spec.model import Head, Key, MultiHead, group_by_shared_variables
 
 MAX_BLOCK_TERMS = 250_000  # Π n_h inside one block: larger blocks are not expanded
 MAX_LISTED_ATOMS = 65_536  # fused-head atoms listed explicitly at most
@@ -153,29 +153,10 @@ def x_support(poly: LPoly) -> dict[tuple[int, ...], TPolyDict]:
 
 
 def _blocks_of(model: MultiHead) -> list[tuple[list[int], list[int]]]:
-    """Partition heads into blocks by shared variables (union–find over q indices)."""
-    parent: dict[int, int] = {}
-
-    def find(v: int) -> int:
-        while parent.setdefault(v, v) != v:
-            parent[v] = parent[parent[v]]
-            v = parent[v]
-        return v
-
-    head_vars: list[list[int]] = []
-    for head in model.heads:
-        used = sorted({j for a in head.atoms for j in relative_key(a.key, head_base(head))})
-        head_vars.append(used)
-        for j in used[1:]:
-            parent[find(j)] = find(used[0])
-    groups: dict[object, tuple[list[int], set[int]]] = {}
-    for h, used in enumerate(head_vars):
-        root: object = find(used[0]) if used else ("constant", h)
-        heads, variables = groups.setdefault(root, ([], set()))
-        heads.append(h)
-        variables.update(used)
-    ordered = sorted(groups.values(), key=lambda g: g[0][0])
-    return [(heads, sorted(variables)) for heads, variables in ordered]
+    """Partition heads into blocks by shared variables (of their translated keys)."""
+    return group_by_shared_variables(
+        [sorted({j for a in head.atoms for j in relative_key(a.key, head_base(head))}) for head in model.heads]
+    )
 
 
 def head_base(head: Head) -> dict[int, Fraction]:

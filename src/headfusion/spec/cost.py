@@ -25,7 +25,7 @@ from fractions import Fraction
 from math import gcd, lcm
 
 from headfusion.spec.errors import ResourceLimit
-from headfusion.spec.model import MultiHead
+from headfusion.spec.model import MultiHead, group_by_shared_variables
 
 MAX_VARIABLES = 100_000
 MAX_DIGITS = 1_000
@@ -77,28 +77,8 @@ def _label(text: str) -> str:
 
 
 def _blocks(model: MultiHead) -> list[tuple[list[int], list[int]]]:
-    """Heads grouped by shared variables (union-find), as the exponential form groups them."""
-    parent: dict[int, int] = {}
-
-    def find(v: int) -> int:
-        while parent.setdefault(v, v) != v:
-            parent[v] = parent[parent[v]]
-            v = parent[v]
-        return v
-
-    used_by: list[list[int]] = []
-    for head in model.heads:
-        used = sorted({j for atom in head.atoms for j, _ in atom.key})
-        used_by.append(used)
-        for j in used[1:]:
-            parent[find(j)] = find(used[0])
-    groups: dict[object, tuple[list[int], set[int]]] = {}
-    for h, used in enumerate(used_by):
-        root: object = find(used[0]) if used else ("constant", h)
-        heads, variables = groups.setdefault(root, ([], set()))
-        heads.append(h)
-        variables.update(used)
-    return [(heads, sorted(variables)) for heads, variables in groups.values()]
+    """Heads grouped by shared variables, as the exponential form groups them."""
+    return group_by_shared_variables([sorted({j for atom in head.atoms for j, _ in atom.key}) for head in model.heads])
 
 
 def _check_block(model: MultiHead, heads: list[int], variables: list[int]) -> None:

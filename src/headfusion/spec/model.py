@@ -130,3 +130,30 @@ class Spec:
     slug: str
     model: MultiHead
     source: str | None = None  # the full text of a TOML spec (what a certificate embeds)
+
+
+def group_by_shared_variables(used_by: list[list[int]]) -> list[tuple[list[int], list[int]]]:
+    """Blocks: heads joined when they share a variable (union-find), each as (heads, sorted variables).
+
+    `used_by[h]` lists the variables head h depends on; a head with none is a block of its own.
+    Blocks are ordered by their first head.
+    """
+    parent: dict[int, int] = {}
+
+    def find(v: int) -> int:
+        while parent.setdefault(v, v) != v:
+            parent[v] = parent[parent[v]]
+            v = parent[v]
+        return v
+
+    for used in used_by:
+        for j in used[1:]:
+            parent[find(j)] = find(used[0])
+    groups: dict[object, tuple[list[int], set[int]]] = {}
+    for h, used in enumerate(used_by):
+        root: object = find(used[0]) if used else ("constant", h)
+        heads, variables = groups.setdefault(root, ([], set()))
+        heads.append(h)
+        variables.update(used)
+    ordered = sorted(groups.values(), key=lambda g: g[0][0])
+    return [(heads, sorted(variables)) for heads, variables in ordered]

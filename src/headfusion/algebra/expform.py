@@ -307,11 +307,12 @@ def check_degrees(denominators: list[LPoly], nvars: int) -> None:
     The exact lattice degrees, checked before any product or factorisation; the spec layer
     estimated them before the lattice was built (`spec.cost`).
     """
-    from headfusion.spec.cost import MAX_DEGREE, MAX_T_DEGREE
+    from headfusion.spec.cost import MAX_BINOMIAL_DEGREE, MAX_DEGREE, MAX_T_DEGREE
 
+    binomials = all(len({e[:-1] for e in D.terms}) <= 2 for D in denominators)  # factored in closed form
     for i in range(nvars):
         degree = sum(max(e[i] for e in D.terms) - min(e[i] for e in D.terms) for D in denominators if D.terms)
-        limit = MAX_T_DEGREE if i == nvars - 1 else MAX_DEGREE
+        limit = MAX_T_DEGREE if i == nvars - 1 else (MAX_BINOMIAL_DEGREE if binomials else MAX_DEGREE)
         if degree > limit:
             what = "powers of t (the e^b weights)" if i == nvars - 1 else f"lattice steps along coordinate {i + 1}"
             raise TooLarge(f"a block spans {degree} {what} (limit {limit}); the exact engine cannot expand this yet")

@@ -16,7 +16,11 @@ from headfusion.algebra.laurent import LPoly
 from headfusion.bounds.facelimits import FaceNode
 from headfusion.bounds.lower import NewtonBound
 from headfusion.bounds.polytope import explicit_vertices, rank
+from headfusion.kernel.base import MAX_TERMS
 from headfusion.kernel.poly import poly_json
+from headfusion.spec.errors import ResourceLimit
+
+MAX_BEZOUT_DEGREE = 2048  # the cost model's limit for blocks that are not products of binomials
 from headfusion.spec.numbers import rational_to_json
 
 
@@ -87,6 +91,13 @@ def bezout(P: LPoly, f: LPoly) -> dict:
 
     p, py, pt = substituted(P)
     q, qy, qt = substituted(f)
+    if sympy.degree(p, y) > MAX_BEZOUT_DEGREE:  # an exact gcdex this large takes minutes
+        raise ResourceLimit(f"the coprimality evidence needs a Bezout identity with P' of degree {sympy.degree(p, y)} "
+                            f"(limit {MAX_BEZOUT_DEGREE}); analyze answers this function, certify cannot yet")
+    work = (sympy.degree(p, y) + 1) * (sympy.degree(q, y) + 1)
+    if work > MAX_TERMS:  # the kernel would refuse to multiply A·P'(y^a): say so now, not after the solve
+        raise ResourceLimit(f"the coprimality evidence for a factor of degree {sympy.degree(q, y)} needs {work} term pairs; "
+                            f"the verification limit is {MAX_TERMS}")
     A, B, g = sympy.gcdex(sympy.Poly(p, y, domain="QQ(t)"), sympy.Poly(q, y, domain="QQ(t)"))
     if g.degree() != 0:
         raise ValueError("no Bezout identity: the factor shares a factor with P'")

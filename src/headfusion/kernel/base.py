@@ -46,7 +46,7 @@ def _bounded_int(text: str) -> int:
     return int(text)
 
 
-def _no_float(text: str) -> None:
+def _refuse_inexact(text: str) -> None:
     raise SchemaError(f"floating-point number {text[:20]} in a certificate (exact numbers only)")
 
 
@@ -71,7 +71,7 @@ def read_certificate_text(path: str) -> str:
 def parse_json(text: str) -> object:
     """JSON with bounded nesting and integer size, and no floats."""
     try:
-        data = json.loads(text, parse_int=_bounded_int, parse_float=_no_float, parse_constant=_no_float)
+        data = json.loads(text, parse_int=_bounded_int, parse_float=_refuse_inexact, parse_constant=_refuse_inexact)
     except json.JSONDecodeError as exc:
         raise SchemaError(f"not JSON ({exc.msg} at line {exc.lineno})") from None
     except RecursionError:

@@ -76,3 +76,66 @@ def test_functions_of_the_issues_certify_compile_and_verify(tmp_path, monkeypatc
     assert pdf.stat().st_size > 10_000
     code, out, _ = run_cli(capsys, "verify", str(pdf.with_suffix(".json")))
     assert code == 0, out
+
+
+TRIANGLE = "sigmoid(q1 - q2) + sigmoid(q1 - q3) + sigmoid(q2 - q3)"  # 6 <= m* <= 7: the search decides
+
+
+@pytest.fixture(scope="module")
+def triangle_refutation() -> dict:
+    """A refutation of "a head with 6 atoms" for the triangle, found apart from certify (as on a cluster)."""
+    import time
+
+    from headfusion.algebra.expform import combined_polys, exponential_form
+    from headfusion.solving.refute import refute
+    from headfusion.spec.load import load_spec
+
+    P, Q = combined_polys(exponential_form(load_spec(TRIANGLE).model))
+    found = refute(P.terms, Q.terms, 6, deadline=time.time() + 120)
+    assert found.status == "unsat"
+    return {"atoms": 6, **found.evidence}
+
+
+def test_certify_with_a_supplied_refutation(tmp_path, monkeypatch, capsys, triangle_refutation):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "r.json").write_text(json.dumps({"status": "unsat", "seconds": 1.5, "refutation": triangle_refutation}))
+    code, out, err = run_cli(capsys, "certify", TRIANGLE, "--refutation", "r.json", "--out", "o")
+    assert code == 0, err
+    files = sorted(p.name for p in (tmp_path / "o").iterdir())
+    assert not [f for f in files if f.endswith(".smt2")]  # no solver was asked
+    cert = json.loads(next((tmp_path / "o").glob("*.json")).read_text())
+    assert cert["summary"]["minimum"] == 7 and cert["summary"]["status"] == "proved"
+    claim = next(c for c in cert["claims"] if c["id"] == "search:m6")
+    assert claim["kind"] == "refutation" and claim["evidence"]["tree"] == triangle_refutation["tree"]
+    code, out, _ = run_cli(capsys, "verify", str(next((tmp_path / "o").glob("*.json"))))
+    assert code == 0 and "testimony" not in out
+
+
+def _tampered(refutation: dict, how: str) -> dict:
+    bad = json.loads(json.dumps(refutation))
+    if how == "leaf":
+        leaf = next(i for i, node in enumerate(bad["tree"]) if node[0] == "farkas")
+        bad["tree"][leaf] = ["count"]  # a count leaf with too few points IN
+    elif how == "m":
+        bad["atoms"] = 5  # the Newton bound already proves m* >= 6: not a question of this certificate
+    elif how == "vector":
+        bad["multipliers"][0][0][2] = "12345"
+    return bad
+
+
+@pytest.mark.parametrize("content", ["leaf", "m", "vector", "not a refutation", "float", "no-search"])
+def test_certify_refuses_a_bad_supplied_refutation(tmp_path, monkeypatch, capsys, triangle_refutation, content):
+    monkeypatch.chdir(tmp_path)
+    extra = []
+    if content == "not a refutation":
+        data: object = {"summary": {}, "claims": []}
+    elif content == "float":
+        data = {**triangle_refutation, "multipliers": [[["D", [0, 0], 0.5]]]}
+    elif content == "no-search":
+        data, extra = triangle_refutation, ["--no-search"]
+    else:
+        data = _tampered(triangle_refutation, content)
+    (tmp_path / "r.json").write_text(json.dumps(data))
+    code, out, err = run_cli(capsys, "certify", TRIANGLE, "--refutation", "r.json", "--out", "o", *extra)
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1, err
+    assert not (tmp_path / "o").exists() or not list((tmp_path / "o").iterdir())

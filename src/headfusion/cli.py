@@ -378,6 +378,9 @@ def build_parser() -> argparse.ArgumentParser:
                           help="the theorem for every d of a family F_d = Σ_j f(q_j) (W, tanh-sum, or such a TOML spec)")
     certify_.add_argument("--timeout", type=_checked(lambda v: options.timeout(v, "--timeout", True)), default=3600.0, metavar="S", help="wall-clock limit for the whole computation (default 3600 s)")
     certify_.add_argument("--search-timeout", type=_checked(lambda v: options.timeout(v, "--search-timeout", True)), default=60.0, help="seconds per solver question")
+    certify_.add_argument("--refutation", action="append", metavar="FILE",
+                          help="a refutation found by `search SPEC --atoms M --refute --json > FILE` (e.g. on a cluster); "
+                               "replayed by the kernel, it replaces the solver at that M (repeatable)")
     certify_.add_argument("--timings", action="store_true", help="record solver seconds (output no longer byte-identical)")
     certify_.set_defaults(handler=cmd_certify)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 
 from headfusion.cli import (EXIT_CHECK_FAILED, EXIT_OK, UsageError, _big, _deadline, _one_line, _print_json, _progress,
@@ -15,13 +16,39 @@ def _certified(args: argparse.Namespace, command: list[str]):
     from headfusion.proof.certify import certify, certify_every_d
     from headfusion.spec.load import load_spec
 
+    refutations = _supplied_refutations(args.refutation or [])
+    if refutations and (args.no_search or args.every_d):
+        raise UsageError("--refutation supplies a search result: it does not combine with --no-search or --every-d")
     if not args.every_d:
         spec = load_spec(args.spec, args.d)
         return certify(spec, command, search=not args.no_search, search_timeout=args.search_timeout,
-                       progress=_progress, timings=args.timings)
+                       progress=_progress, timings=args.timings, refutations=refutations)
     if args.d is not None:
         raise UsageError("--every-d states the theorem for every d: leave out --d")
     return certify_every_d(args.spec, command)
+
+
+def _supplied_refutations(paths: list[str]) -> dict[int, dict]:
+    """m → refutation, read from `search SPEC --atoms M --refute --json` outputs (shape only: the kernel replays them)."""
+    from headfusion.kernel.base import SchemaError, read_certificate_text as read_text
+
+    found: dict[int, dict] = {}
+    for path in paths:
+        try:  # `seconds` is the one float in a search output; the refutation itself is exact
+            data = json.loads(read_text(path), parse_float=str)
+        except SchemaError as exc:
+            raise UsageError(f"--refutation {path}: {exc}") from None
+        except (ValueError, RecursionError):
+            raise UsageError(f"--refutation {path}: not JSON within the limits") from None
+        ref = data.get("refutation", data) if isinstance(data, dict) else None
+        if not (isinstance(ref, dict) and type(ref.get("atoms")) is int and isinstance(ref.get("tree"), list)
+                and isinstance(ref.get("multipliers"), list)):
+            raise UsageError(f"--refutation {path}: no refutation in it (expected the --json output of "
+                             "`headfusion search SPEC --atoms M --refute` that ended unsat)")
+        if ref["atoms"] in found:
+            raise UsageError(f"--refutation {path}: a second refutation for m = {ref['atoms']}")
+        found[ref["atoms"]] = {"tree": ref["tree"], "multipliers": ref["multipliers"]}
+    return found
 
 
 def certify_command(args: argparse.Namespace) -> int:

@@ -15,6 +15,7 @@ from typing import Callable
 from headfusion.algebra.expform import ExpForm, exponential_form
 from headfusion.bounds.lower import face_limit_bound, newton_bound
 from headfusion.proof.claims import build_certificate
+from headfusion.spec.errors import InputError
 from headfusion.spec.model import Spec
 
 CERT_MAX_BOX_POINTS = 20_000  # default searches only where the box is small
@@ -35,8 +36,13 @@ def run_searches(
     timeout: float,
     progress: Callable[[str], None] | None = None,
     timings: bool = False,
+    supplied: dict[int, dict] | None = None,
 ) -> tuple[list[dict], dict[str, str], str | None]:
-    """Searches for the certificate, given F's form and proved lower bound: (result JSONs, query files, note)."""
+    """Searches for the certificate, given F's form and proved lower bound: (result JSONs, query files, note).
+
+    `supplied` maps m to a refutation found elsewhere (`search --refute`, on a cluster); it
+    replaces the search at that m once the kernel has replayed it (InputError otherwise).
+    """
     from headfusion.solving.solver import search
     from headfusion.solving.smtlib import Options
 
@@ -49,7 +55,17 @@ def run_searches(
     queries: dict[str, str] = {}
     note = None
     options = Options()
+    supplied = supplied or {}
+    if set(supplied) - set(steps):
+        asked = ", ".join(map(str, steps)) or "none"
+        raise InputError(f"a refutation was supplied for m = {min(set(supplied) - set(steps))}; "
+                         f"this certificate asks m in {{{asked}}} (lower bound {lower}, upper bound {upper})")
     for m in steps:
+        if m in supplied:
+            if progress:
+                progress(f"search m = {m}: replaying the supplied refutation")
+            results.append({"status": "unsat", "atoms": m, "refutation": replayed_refutation(form, m, supplied[m])})
+            continue
         points = box_points(form, m)
         if points > CERT_MAX_BOX_POINTS:
             size = f"{points}" if points < 10**12 else f"more than 10^12"
@@ -75,6 +91,30 @@ def run_searches(
     return results, queries, note
 
 
+def _kernel_polys(form: ExpForm) -> tuple[dict, dict]:
+    """P′ and Q′ as the kernel computes them from the evidence the certificate will carry."""
+    from headfusion.kernel.checks import check_exp_form, combined
+    from headfusion.kernel.model import model_from_json
+    from headfusion.proof.evidence import exp_form_evidence
+
+    model = model_from_json(form.model.to_json())
+    facts, _, _ = check_exp_form(model, exp_form_evidence(form), {})
+    return combined(model, facts)
+
+
+def replayed_refutation(form: ExpForm, m: int, evidence: dict) -> dict:
+    """A refutation found elsewhere, after the kernel's replay on this F (InputError if it does not close)."""
+    from headfusion.kernel.base import CheckFailed as Rejected, SchemaError
+    from headfusion.kernel.refutation import replay
+
+    P, Q = _kernel_polys(form)
+    try:
+        replay(P, Q, m, evidence)
+    except (Rejected, SchemaError) as exc:
+        raise InputError(f"the refutation supplied for m = {m} does not close for this function: {exc}") from None
+    return {"tree": evidence["tree"], "multipliers": evidence["multipliers"]}
+
+
 def find_refutation(form: ExpForm, m: int, timeout: float) -> tuple[dict | None, str]:
     """A refutation of "a head with at most m atoms" on the kernel's own question, or (None, why).
 
@@ -83,14 +123,9 @@ def find_refutation(form: ExpForm, m: int, timeout: float) -> tuple[dict | None,
     """
     import time
 
-    from headfusion.kernel.checks import check_exp_form, combined
-    from headfusion.kernel.model import model_from_json
-    from headfusion.proof.evidence import exp_form_evidence
     from headfusion.solving.refute import refute
 
-    model = model_from_json(form.model.to_json())
-    facts, _, _ = check_exp_form(model, exp_form_evidence(form), {})
-    P, Q = combined(model, facts)
+    P, Q = _kernel_polys(form)
     found = refute(P, Q, m, deadline=time.time() + timeout)
     if found.status == "unsat":
         return found.evidence, ""
@@ -124,8 +159,12 @@ def certify(
     search_timeout: float = 60.0,
     progress: Callable[[str], None] | None = None,
     timings: bool = False,
+    refutations: dict[int, dict] | None = None,
 ) -> Certified:
-    """Build the certificate for a spec (running the default searches unless disabled)."""
+    """Build the certificate for a spec (running the default searches unless disabled).
+
+    `refutations`: m → a refutation found elsewhere, used at m instead of the solver.
+    """
     form = exponential_form(spec.model)
     newton = newton_bound(form)
     face = face_limit_bound(spec.model)
@@ -134,7 +173,7 @@ def certify(
     note = "search not run (--no-search)"
     if search:
         lower = max(newton.count, face[0] or 0)
-        results, queries, note = run_searches(spec, form, lower, search_timeout, progress, timings)
+        results, queries, note = run_searches(spec, form, lower, search_timeout, progress, timings, refutations)
     certificate = build_certificate(spec, command, results, [note] if note else [], bounds=(form, newton, face))
     return Certified(certificate, queries)
 

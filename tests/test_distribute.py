@@ -95,7 +95,7 @@ distributed = pytest.importorskip("distributed")
 def scheduler():
     """A real scheduler and two worker processes on localhost; the tests connect by address."""
     with distributed.LocalCluster(
-        n_workers=2, processes=True, threads_per_worker=1, host="127.0.0.1", dashboard_address=None
+        n_workers=2, processes=True, threads_per_worker=1, host="127.0.0.1", dashboard_address=":0"
     ) as cluster:
         yield cluster.scheduler_address
 

@@ -11,7 +11,11 @@ scaled so that D_e ≥ 1).  The tree branches on points; every leaf is closed by
 - layer c: every point of E on Q′'s lowest c-layer is OUT, yet D's lowest c-slice is
   g's lowest slice (at 0) times Q′'s, a nonzero product;
 - farkas k: multipliers λ on rows with Σ λ·row ≡ 0 in g and Σ λ·rhs > 0, where a D row
-  with λ < 0 and an N row inside E must be OUT (equalities) and rhs = 1 exactly on IN D rows.
+  with λ < 0 and an N row inside E must be OUT (equalities) and rhs = 1 exactly on IN D rows;
+- image k s: node k is already closed and π_s maps its OUT and IN points into this node's.
+  π_s, a coordinate permutation with P′∘π = λP′, Q′∘π = λQ′ (λ > 0) that keeps G, maps a
+  head g here to the head g∘π, which node k excludes (its D is λ⁻¹·D∘π).  "Closed" is
+  judged in the order of the replay (IN child before OUT child), so no leaf rests on itself.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from __future__ import annotations
 from fractions import Fraction
 from math import prod
 
-from headfusion.kernel.base import MAX_NODES, MAX_POINTS, integer, rational, require, within
+from headfusion.kernel.base import MAX_NODES, MAX_POINTS, MAX_TERMS, integer, rational, require, within
 from headfusion.kernel.poly import Poly
 
 Point = tuple[int, ...]
@@ -83,6 +87,19 @@ def _closes(vector: list, D: dict, N: dict) -> list[tuple[str, Point, Fraction]]
     return entries
 
 
+def _symmetry(P: Poly, Q: Poly, sizes: tuple[int, ...], data: object) -> list[int]:
+    """A coordinate permutation π with P′∘π = λP′, Q′∘π = λQ′ for one λ > 0 and G∘π = G."""
+    require(isinstance(data, list) and sorted(data) == list(range(len(sizes))), "a symmetry must permute the coordinates")
+    perm: list[int] = data  # type: ignore[assignment]
+    require(all(sizes[p] == s for p, s in zip(perm, sizes)), "a symmetry must keep the box")
+    some = next(iter(Q))
+    lam = Q.get(tuple(some[p] for p in perm) + some[-1:], Fraction(0)) / Q[some]
+    for poly in (P, Q):
+        require(all(poly.get(tuple(e[p] for p in perm) + e[-1:]) == lam * c for e, c in poly.items()), "not a symmetry of P′ and Q′")
+    require(lam > 0, "a symmetry must scale P′ and Q′ by a positive factor")
+    return perm
+
+
 def replay(P: Poly, Q: Poly, m: int, evidence: dict) -> dict[str, int]:
     """Check a refutation tree; return its leaf counts by kind (CheckFailed if it does not close)."""
     sizes = search_box(P, Q, m)
@@ -93,23 +110,39 @@ def replay(P: Poly, Q: Poly, m: int, evidence: dict) -> dict[str, int]:
     tree, vectors = evidence.get("tree"), evidence.get("multipliers")
     require(isinstance(tree, list) and tree and isinstance(vectors, list), "malformed refutation")
     within(len(tree), MAX_NODES, "refutation nodes")  # type: ignore[arg-type]
+    symmetries = evidence.get("symmetries", [])
+    require(isinstance(symmetries, list), "malformed symmetries")
+    within(len(symmetries) * (len(P) + len(Q)), MAX_TERMS, "terms of the symmetry checks")  # type: ignore[arg-type]
+    perms = [_symmetry(P, Q, sizes, s) for s in symmetries]  # type: ignore[union-attr]
+    targets = {n[1] for n in tree if isinstance(n, list) and len(n) == 3 and n[0] == "image" and isinstance(n[1], int)}  # type: ignore[union-attr]
     q_low = [min(e[c] for e in Q) for c in range(len(sizes))]
     checked: dict[int, list] = {}
-    counts = {"count": 0, "layer": 0, "farkas": 0, "split": 0}
-    seen = set()
-    stack: list[tuple[int, frozenset, frozenset]] = [(0, frozenset(), frozenset())]
+    counts = {"count": 0, "layer": 0, "farkas": 0, "image": 0, "split": 0}
+    seen, closed, saved = set(), set(), {}
+    stack: list[tuple[int, frozenset | None, frozenset | None]] = [(0, frozenset(), frozenset())]
     while stack:
         index, out, inside = stack.pop()
+        if out is None:  # the marker pushed under a split: every leaf below it is checked
+            closed.add(index)
+            continue
         require(isinstance(index, int) and 0 <= index < len(tree) and index not in seen, f"node {index} missing or reached twice")
         seen.add(index)
         node = tree[index]
         require(isinstance(node, list) and node and node[0] in counts, f"node {index}: malformed")
         counts[node[0]] += 1
+        if index in targets:
+            saved[index] = (out, inside)
         if node[0] == "split":
             require(len(node) == 4, f"node {index}: malformed split")
             e = _point(node[1])
             require(e in D and e not in out and e not in inside, f"node {index}: splits on {list(e)}, not a free point of E")
-            stack += [(node[2], out | {e}, inside), (node[3], out, inside | {e})]
+            stack += [(index, None, None), (node[2], out | {e}, inside), (node[3], out, inside | {e})]
+            continue
+        if node[0] == "image":
+            require(len(node) == 3 and integer(node[1]) in closed and integer(node[2]) in range(len(perms)), f"node {index}: an image of a node not closed before it")
+            perm, (out_k, in_k) = perms[node[2]], saved[node[1]]
+            image = lambda e: tuple(e[p] for p in perm)  # noqa: E731
+            require(all(image(e) in out for e in out_k) and all(image(e) in inside for e in in_k), f"node {index}: the symmetry does not map node {node[1]} into it")
         elif node[0] == "count":
             require(len(inside) > m, f"node {index}: count leaf with {len(inside)} points IN, not more than {m}")
         elif node[0] == "layer":
@@ -128,5 +161,6 @@ def replay(P: Poly, Q: Poly, m: int, evidence: dict) -> dict[str, int]:
                 if side == "D" and lam > 0 and e in inside:
                     rhs += lam
             require(rhs > 0, f"node {index}: the multipliers prove 0 ≥ {rhs}, no contradiction")
+        closed.add(index)  # a leaf whose check passed
     require(len(seen) == len(tree), "the refutation has nodes outside the tree")
     return counts

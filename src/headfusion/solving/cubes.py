@@ -159,13 +159,16 @@ def split_cubes(P: dict, Q: dict, m: int, depth: int, start: Cube | None = None)
     return CubeSpace(P, Q, m).split(start or Cube(), depth)
 
 
-def glue(prefix_tree: list, subtrees: dict, vectors: dict, resplit: dict | None = None) -> dict:
+def glue(prefix_tree: list, subtrees: dict, vectors: dict, resplit: dict | None = None,
+         symmetries: list | None = None) -> dict:
     """ONE refutation from a prefix tree and the subtree of each of its cubes.
 
     `subtrees[cube]` is the flat tree `refute(..., prefix=cube.prefix)` returned (node 0 its
     root) and `vectors[cube]` its multiplier list; `resplit[cube]` (optional) a prefix
     tree that replaced a cube.  Subtree nodes are shifted, `farkas k` re-indexed into one
-    merged list in which equal vectors are stored once.  KeyError if a cube is missing.
+    merged list in which equal vectors are stored once, `image` references shifted with
+    their subtree; `symmetries` is the list every cube's image leaves index (`symmetries_of`).
+    KeyError if a cube is missing.
     """
     resplit = resplit or {}
     tree: list[list] = []
@@ -199,6 +202,8 @@ def glue(prefix_tree: list, subtrees: dict, vectors: dict, resplit: dict | None 
         for n in sub:
             if n[0] == "split":
                 tree.append(["split", list(n[1]), n[2] + base, n[3] + base])
+            elif n[0] == "image":
+                tree.append(["image", n[1] + base, n[2]])
             elif n[0] == "farkas":
                 k = n[1]
                 if k not in local:
@@ -209,6 +214,8 @@ def glue(prefix_tree: list, subtrees: dict, vectors: dict, resplit: dict | None 
         return base
 
     emit(prefix_tree)
+    if symmetries and any(n[0] == "image" for n in tree):
+        return {"tree": tree, "multipliers": merged, "symmetries": symmetries}
     return {"tree": tree, "multipliers": merged}
 
 

@@ -28,7 +28,7 @@ import uuid
 
 from headfusion.kernel.refutation import search_box
 from headfusion.solving.cubes import Checkpoint, Cube, CubeSpace, glue
-from headfusion.solving.refute import RefuteResult, make_producer, refute
+from headfusion.solving.refute import RefuteResult, make_producer, refute, symmetries_of
 
 _POOL_LIMIT = 4000  # vectors passed to a task (the most recent ones)
 _PRODUCERS: dict = {}  # per worker process: question hash -> producer
@@ -275,7 +275,7 @@ def distributed_refute(
                 stop.set()
             for future in pending:
                 future.cancel()
-    evidence = glue(tree, subtrees, vectors, resplit)
+    evidence = glue(tree, subtrees, vectors, resplit, symmetries_of(P, Q))
     from headfusion.kernel.base import CheckFailed
     from headfusion.kernel.refutation import replay
 

@@ -16,6 +16,12 @@ A `layer c` chain (the free points of Q′'s lowest c-layer, closed by `layer`) 
 alternative when no IN point lies on that layer; at the root it is the only one.  When the
 virtual system is feasible, the head is extracted exactly (status "sat").  The IN child of
 any split below |IN| = m is a `count` leaf.
+
+Symmetries (orbital branching).  A coordinate permutation π with P′∘π = λP′, Q′∘π = λQ′
+(`symmetries_of`) maps heads to heads.  In a chain started at (OUT_A, IN_A) with π(OUT_A)
+= OUT_A and π(IN_A) = IN_A, the IN child of r_l (OUT_A ∪ {r_1..r_{l−1}}, IN_A ∪ {r_l}) is
+the image of the already closed IN child of an earlier r_j when π(r_j) = r_l and
+π({r_1..r_{j−1}}) ⊆ {r_1..r_{l−1}}: it becomes an `image` leaf, checked by the kernel.
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ import time
 from dataclasses import dataclass, field
 
 from headfusion.kernel.refutation import rows, search_box
+from headfusion.solving.problem import coordinate_symmetries
 from headfusion.solving.farkas import FREE, IN, OUT, Farkas
 
 
@@ -51,14 +58,24 @@ class _Stuck(Exception):
     """Floats found nothing that repairs exactly at a fully assigned node."""
 
 
+def symmetries_of(P: dict, Q: dict) -> list[list[int]]:
+    """The coordinate permutations π ≠ id with P′∘π = λP′, Q′∘π = λQ′, λ > 0, that keep the box (kernel's form)."""
+    rank = len(next(iter(Q))) - 1
+    found = coordinate_symmetries({e[:-1]: c for e, c in P.items()}, {e[:-1]: c for e, c in Q.items()}, rank)
+    some = next(iter(Q))
+    positive = [list(p) for p in found if Q[tuple(some[i] for i in p) + some[-1:]] / Q[some] > 0]
+    return positive
+
+
 class _Refuter:
-    def __init__(self, P: dict, Q: dict, m: int, sizes: tuple[int, ...], deadline, progress, order: str, lp_above: int, stop=None):
+    def __init__(self, P: dict, Q: dict, m: int, sizes: tuple[int, ...], deadline, progress, order: str, lp_above: int,
+                 stop=None, symmetric: bool = True):
         self.m, self.deadline, self.progress, self.order = m, deadline, progress, order
         self.stop = stop
         self.lp_above = lp_above
         self.t0 = time.monotonic()
         D, N = rows(P, Q, sizes)
-        self.stats = {"nodes": 0, "leaves": {"count": 0, "layer": 0, "farkas": 0}, "lp_solves": 0,
+        self.stats = {"nodes": 0, "leaves": {"count": 0, "layer": 0, "farkas": 0, "image": 0}, "lp_solves": 0,
                       "repairs_failed": 0, "reused": 0, "max_in": 0}
         self.lp = Farkas(D, N, sizes, m, self.stats, deadline)  # the rows over indices, the LPs, exact repair
         self.points, self.npts, self.nin = self.lp.points, self.lp.npts, self.lp.nin
@@ -76,6 +93,10 @@ class _Refuter:
         self.vec_pos: list[frozenset[int]] = []  # D points with λ > 0
         self.by_pos: dict[int, list[int]] = {}
         self.vec_keys: dict[tuple, int] = {}
+        # the symmetries as permutations of the point indices (π(e) = (e_π(0), …))
+        self.symmetries = [p for p in symmetries_of(P, Q) if all(sizes[i] == sizes[c] for c, i in enumerate(p))] if symmetric else []
+        pidx = self.lp.pidx
+        self.point_maps = [[pidx[tuple(e[i] for i in p)] for e in self.points] for p in self.symmetries]
 
     def reset(self, deadline, progress, stop) -> None:
         """Ready for another search of the same question (a cube); stored vectors are kept,
@@ -89,7 +110,7 @@ class _Refuter:
         self.layer_in = [0] * len(self.layers)
         self.n_in = 0
         self.tree = []
-        self.stats = {"nodes": 0, "leaves": {"count": 0, "layer": 0, "farkas": 0}, "lp_solves": 0,
+        self.stats = {"nodes": 0, "leaves": {"count": 0, "layer": 0, "farkas": 0, "image": 0}, "lp_solves": 0,
                       "repairs_failed": 0, "reused": 0, "max_in": 0}
         self.lp.stats = self.stats
 
@@ -113,11 +134,12 @@ class _Refuter:
     def evidence(self) -> dict:
         """The tree with the vectors it uses (re-indexed: a kept producer holds more)."""
         used = sorted({n[1] for n in self.tree if n[0] == "farkas"})
+        symmetric = {"symmetries": self.symmetries} if any(n[0] == "image" for n in self.tree) else {}
         if len(used) == len(self.vectors):
-            return {"tree": self.tree, "multipliers": self.vectors}
+            return {"tree": self.tree, "multipliers": self.vectors, **symmetric}
         new = {k: j for j, k in enumerate(used)}
         tree = [["farkas", new[n[1]]] if n[0] == "farkas" else n for n in self.tree]
-        return {"tree": tree, "multipliers": [self.vectors[k] for k in used]}
+        return {"tree": tree, "multipliers": [self.vectors[k] for k in used], **symmetric}
 
     # ------------------------------------------------------------------ the evidence
     def _store(self, lD: dict, lN: dict) -> int:
@@ -263,12 +285,43 @@ class _Refuter:
             return sorted(chain)
         return chain
 
+    def _stabilizer(self) -> list[int]:
+        """The symmetries (indices) that fix the current IN set and OUT set."""
+        if not self.point_maps:
+            return []
+        inside = set(self.in_list)
+        found = [s for s, pm in enumerate(self.point_maps) if all(pm[i] in inside for i in inside)]
+        if found:
+            out = [i for i, st in enumerate(self.status) if st == OUT]
+            found = [s for s in found if all(self.status[self.point_maps[s][i]] == OUT for i in out)]
+        return found
+
+    def _image_of(self, stabilizer: list[int], done: list[int], in_nodes: list[int], r: int) -> list | None:
+        """An `image` leaf for the IN child of chain point r, from an earlier IN child (see module doc)."""
+        earlier = set(done)
+        for s in stabilizer:
+            pm = self.point_maps[s]
+            for j, rj in enumerate(done):
+                if pm[rj] == r and all(pm[ri] in earlier for ri in done[:j]):
+                    return ["image", in_nodes[j], s]
+        return None
+
     def _chain(self, chain: list[int], leaf: list) -> int:
         first = len(self.tree)
         done: list[int] = []
+        in_nodes: list[int] = []
+        stabilizer = self._stabilizer()
         try:
             for r in chain:
                 idx = self._emit(["split", list(self.points[r]), None, None])
+                image = self._image_of(stabilizer, done, in_nodes, r) if stabilizer else None
+                if image is not None:
+                    self.tree[idx][3] = self._emit(image)
+                    self._set(r, OUT)
+                    done.append(r)
+                    in_nodes.append(self.tree[idx][3])
+                    self.tree[idx][2] = len(self.tree)
+                    continue
                 self._set(r, IN)
                 self.in_list.append(r)
                 try:
@@ -277,6 +330,7 @@ class _Refuter:
                     self.in_list.pop()
                     self._set(r, OUT)
                     done.append(r)
+                in_nodes.append(self.tree[idx][3])
                 self.tree[idx][2] = len(self.tree)
             self._emit(leaf)
         finally:
@@ -317,6 +371,7 @@ def refute(
     stop=None,
     producer=None,
     seed: list | None = None,
+    symmetric: bool = True,
 ) -> RefuteResult:
     """Is there a head with at most m atoms?  unsat (with evidence), sat (with head) or unknown.
 
@@ -335,6 +390,7 @@ def refute(
     `producer` (from `make_producer` on the same P, Q, m) is re-used instead of building the
     rows and the LP again, with the vectors it has stored; `seed`: exact vectors (JSON, as
     in evidence) found for this question elsewhere, stored before the search.
+    `symmetric`: prune with the coordinate symmetries of P′ and Q′ (image leaves).
     """
     t0 = time.monotonic()
     sizes = search_box(P, Q, m)
@@ -345,7 +401,7 @@ def refute(
         R = producer
         R.reset(deadline, progress, stop)
     else:
-        R = _Refuter(P, Q, m, sizes, deadline, progress, order, lp_above, stop)
+        R = _Refuter(P, Q, m, sizes, deadline, progress, order, lp_above, stop, symmetric)
     if seed:
         R.seed(seed)
 
@@ -378,10 +434,10 @@ def refute(
     return RefuteResult("unsat", evidence, None, stats())
 
 
-def make_producer(P: dict, Q: dict, m: int, *, order: str = "near", lp_above: int = 3):
+def make_producer(P: dict, Q: dict, m: int, *, order: str = "near", lp_above: int = 3, symmetric: bool = True):
     """A producer for repeated `refute(..., producer=...)` calls on one question (cubes):
     the rows and the LP are built once.  None when the box is empty."""
     sizes = search_box(P, Q, m)
     if sizes is None:
         return None
-    return _Refuter(P, Q, m, sizes, None, None, order, lp_above)
+    return _Refuter(P, Q, m, sizes, None, None, order, lp_above, None, symmetric)

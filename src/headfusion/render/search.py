@@ -50,7 +50,7 @@ def _polys(cert: dict) -> tuple[dict, dict]:
 
 def _leaves(tree: list) -> tuple[dict[str, int], list[tuple[int, frozenset, frozenset]]]:
     """Leaf counts by kind, and each Farkas leaf (vector index, OUT set, IN set) in tree order."""
-    counts = {"count": 0, "layer": 0, "farkas": 0, "split": 0}
+    counts = {"count": 0, "layer": 0, "farkas": 0, "image": 0, "split": 0}
     farkas = []
     stack: list[tuple[int, frozenset, frozenset]] = [(0, frozenset(), frozenset())]
     while stack:
@@ -144,13 +144,16 @@ def refutations_context(cert: dict) -> list[dict]:
         entry: dict[str, Any] = {"id": tex_text(claim["id"]), "m": tex_int(m), "statement": math_safe_statement(claim["statement"])}
         if "tree" in ev:
             tree, vectors = ev["tree"], ev.get("multipliers", [])
-            counts, farkas = _leaves(tree) if tree else ({"count": 0, "layer": 0, "farkas": 0, "split": 0}, [])
+            counts, farkas = _leaves(tree) if tree else ({"count": 0, "layer": 0, "farkas": 0, "image": 0, "split": 0}, [])
+            # π(e) = (e_π(1), …, e_π(r)), 1-based as in the text
+            symmetries = [r"$e\mapsto(" + ",".join(f"e_{{{int(i) + 1}}}" for i in perm) + r")$" for perm in ev.get("symmetries", [])]
             entry.update(
                 kind="refutation",
                 empty=not tree,
                 nodes=tex_int(len(tree)),
                 leaves={k: tex_int(v) for k, v in counts.items()},
-                nleaves=tex_int(counts["count"] + counts["layer"] + counts["farkas"]),
+                nleaves=tex_int(counts["count"] + counts["layer"] + counts["farkas"] + counts["image"]),
+                symmetries=", ".join(symmetries),
                 vectors=tex_int(len(vectors)),
                 example=None,
             )

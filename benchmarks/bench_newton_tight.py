@@ -48,7 +48,6 @@ import argparse
 import itertools
 import os
 import random
-import sys
 import time
 from fractions import Fraction
 from math import gcd
@@ -295,18 +294,9 @@ def zonotope_sums(poly: Polytope, box: tuple[int, ...]) -> tuple[set, int]:
 
 # ---------------------------------------------------------------------------- the LT LP
 def quiet_highs():
-    import highspy
+    from headfusion.solving.farkas import quiet_highs as silent_highs
 
-    sys.stdout.flush()
-    saved = os.dup(1)
-    try:
-        with open(os.devnull, "wb") as devnull:
-            os.dup2(devnull.fileno(), 1)
-            h = highspy.Highs()
-    finally:
-        os.dup2(saved, 1)
-        os.close(saved)
-    h.setOptionValue("output_flag", False)
+    h = silent_highs()
     h.setOptionValue("threads", 1)
     return h
 

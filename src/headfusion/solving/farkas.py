@@ -29,7 +29,7 @@ _EPS_COST = 1e-3  # L1 weight of multipliers on rows that cost no split
 _TOL = 1e-9  # support threshold of a float multiplier
 
 
-def _quiet_highs():
+def quiet_highs():
     """A HiGHS instance whose start-up banner does not reach stdout (it would break --json)."""
     import os
     import sys
@@ -152,7 +152,7 @@ class Farkas:
                 for a, c in row.items():
                     index.append(a)
                     value.append(sign * float(c))
-        h = _quiet_highs()
+        h = quiet_highs()
         h.setOptionValue("output_flag", False)
         h.setOptionValue("presolve", "off")
         inf = highspy.kHighsInf
@@ -383,7 +383,7 @@ class Farkas:
         import highspy
 
         np = self.np
-        h = _quiet_highs()
+        h = quiet_highs()
         lp = highspy.HighsLp()
         lp.num_col_, lp.num_row_ = k, len(vals)
         lp.col_cost_ = np.zeros(k)

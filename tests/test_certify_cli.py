@@ -139,3 +139,26 @@ def test_certify_refuses_a_bad_supplied_refutation(tmp_path, monkeypatch, capsys
     code, out, err = run_cli(capsys, "certify", TRIANGLE, "--refutation", "r.json", "--out", "o", *extra)
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1, err
     assert not (tmp_path / "o").exists() or not list((tmp_path / "o").iterdir())
+
+
+def test_a_supplied_refutation_keeps_its_symmetries(tmp_path, monkeypatch, capsys):
+    """σ(q1)+σ(q2)+σ(q1+q2): the refutation at m = 6 has an image leaf under q1 <-> q2."""
+    import time
+
+    from headfusion.algebra.expform import combined_polys, exponential_form
+    from headfusion.solving.refute import refute
+    from headfusion.spec.load import load_spec
+
+    text = "sigmoid(q1) + sigmoid(q2) + sigmoid(q1 + q2)"
+    P, Q = combined_polys(exponential_form(load_spec(text).model))
+    found = refute(P.terms, Q.terms, 6, deadline=time.time() + 120)
+    assert found.status == "unsat" and found.evidence.get("symmetries")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "r.json").write_text(json.dumps({"refutation": {"atoms": 6, **found.evidence}}))
+    code, out, err = run_cli(capsys, "certify", text, "--refutation", "r.json", "--out", "o")
+    assert code == 0, err
+    path = next((tmp_path / "o").glob("*.json"))
+    claim = next(c for c in json.loads(path.read_text())["claims"] if c["id"] == "search:m6")
+    assert claim["evidence"]["symmetries"] == [[1, 0]] and "symmetric images" in claim["statement"]
+    code, out, _ = run_cli(capsys, "verify", str(path))
+    assert code == 0

@@ -47,7 +47,7 @@ def _supplied_refutations(paths: list[str]) -> dict[int, dict]:
                              "`headfusion search SPEC --atoms M --refute` that ended unsat)")
         if ref["atoms"] in found:
             raise UsageError(f"--refutation {path}: a second refutation for m = {ref['atoms']}")
-        found[ref["atoms"]] = {"tree": ref["tree"], "multipliers": ref["multipliers"]}
+        found[ref["atoms"]] = {k: ref[k] for k in ("tree", "multipliers", "symmetries") if k in ref}
     return found
 
 

@@ -112,7 +112,7 @@ def replayed_refutation(form: ExpForm, m: int, evidence: dict) -> dict:
         replay(P, Q, m, evidence)
     except (Rejected, SchemaError) as exc:
         raise InputError(f"the refutation supplied for m = {m} does not close for this function: {exc}") from None
-    return {"tree": evidence["tree"], "multipliers": evidence["multipliers"]}
+    return {k: evidence[k] for k in ("tree", "multipliers", "symmetries") if k in evidence}
 
 
 def find_refutation(form: ExpForm, m: int, timeout: float) -> tuple[dict | None, str]:

@@ -123,7 +123,8 @@ def _tampered(refutation: dict, how: str) -> dict:
     return bad
 
 
-@pytest.mark.parametrize("content", ["leaf", "m", "vector", "not a refutation", "float", "no-search"])
+@pytest.mark.parametrize("content", ["leaf", "m", "vector", "not a refutation", "float", "no-search", "junk node",
+                                     "junk symmetry"])
 def test_certify_refuses_a_bad_supplied_refutation(tmp_path, monkeypatch, capsys, triangle_refutation, content):
     monkeypatch.chdir(tmp_path)
     extra = []
@@ -131,6 +132,10 @@ def test_certify_refuses_a_bad_supplied_refutation(tmp_path, monkeypatch, capsys
         data: object = {"summary": {}, "claims": []}
     elif content == "float":
         data = {**triangle_refutation, "multipliers": [[["D", [0, 0], 0.5]]]}
+    elif content == "junk node":
+        data = {**triangle_refutation, "tree": [["split", "x", {}, None]]}
+    elif content == "junk symmetry":
+        data = {**triangle_refutation, "symmetries": [["a", 0]]}
     elif content == "no-search":
         data, extra = triangle_refutation, ["--no-search"]
     else:

@@ -89,7 +89,7 @@ def _closes(vector: list, D: dict, N: dict) -> list[tuple[str, Point, Fraction]]
 
 def _symmetry(P: Poly, Q: Poly, sizes: tuple[int, ...], data: object) -> list[int]:
     """A coordinate permutation π with P′∘π = λP′, Q′∘π = λQ′ for one λ > 0 and G∘π = G."""
-    require(isinstance(data, list) and sorted(data) == list(range(len(sizes))), "a symmetry must permute the coordinates")
+    require(isinstance(data, list) and all(type(v) is int for v in data) and sorted(data) == list(range(len(sizes))), "a symmetry must permute the coordinates")
     perm: list[int] = data  # type: ignore[assignment]
     require(all(sizes[p] == s for p, s in zip(perm, sizes)), "a symmetry must keep the box")
     some = next(iter(Q))

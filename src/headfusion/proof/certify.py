@@ -112,6 +112,8 @@ def replayed_refutation(form: ExpForm, m: int, evidence: dict) -> dict:
         replay(P, Q, m, evidence)
     except (Rejected, SchemaError) as exc:
         raise InputError(f"the refutation supplied for m = {m} does not close for this function: {exc}") from None
+    except Exception as exc:  # malformed evidence, as `verify` reports it: input, not a crash
+        raise InputError(f"the refutation supplied for m = {m} is malformed ({type(exc).__name__}: {exc})") from None
     return {k: evidence[k] for k in ("tree", "multipliers", "symmetries") if k in evidence}
 
 

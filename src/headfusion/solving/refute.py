@@ -59,12 +59,14 @@ class _Stuck(Exception):
 
 
 def symmetries_of(P: dict, Q: dict) -> list[list[int]]:
-    """The coordinate permutations π ≠ id with P′∘π = λP′, Q′∘π = λQ′, λ > 0, that keep the box (kernel's form)."""
+    """The coordinate permutations π ≠ id with P′∘π = λP′, Q′∘π = λQ′, λ > 0 (kernel's form).
+
+    They keep the box of every m: its sizes come from the widths of supp P′ ∪ supp Q′, which π permutes.
+    """
     rank = len(next(iter(Q))) - 1
     found = coordinate_symmetries({e[:-1]: c for e, c in P.items()}, {e[:-1]: c for e, c in Q.items()}, rank)
     some = next(iter(Q))
-    positive = [list(p) for p in found if Q[tuple(some[i] for i in p) + some[-1:]] / Q[some] > 0]
-    return positive
+    return [list(p) for p in found if Q[tuple(some[i] for i in p) + some[-1:]] / Q[some] > 0]
 
 
 class _Refuter:
@@ -94,7 +96,7 @@ class _Refuter:
         self.by_pos: dict[int, list[int]] = {}
         self.vec_keys: dict[tuple, int] = {}
         # the symmetries as permutations of the point indices (π(e) = (e_π(0), …))
-        self.symmetries = [p for p in symmetries_of(P, Q) if all(sizes[i] == sizes[c] for c, i in enumerate(p))] if symmetric else []
+        self.symmetries = symmetries_of(P, Q) if symmetric else []  # the list glue uses too: same indices
         pidx = self.lp.pidx
         self.point_maps = [[pidx[tuple(e[i] for i in p)] for e in self.points] for p in self.symmetries]
 

@@ -17,7 +17,7 @@ from typing import Callable
 import pytest
 from hypothesis import given, settings
 
-from headfusion.kernel.base import SchemaError
+from headfusion.kernel.base import CheckFailed as KernelCheckFailed, SchemaError
 from headfusion.kernel.checks import combined
 from headfusion.kernel.model import model_from_json
 from headfusion.kernel.statements import LEMMAS
@@ -241,8 +241,9 @@ def test_extra_fields_and_oversized_questions_are_refused(w3, tmp_path, capsys):
     code, _, err = run_cli(capsys, "verify", str(path))
     assert code == 2 and "series" in err
     big = certificate("W", 1000)
-    for lemma, deps in (("L3", ["lemma:L2"]), ("LR", ["lemma:L3", "lemma:L4"])):
-        name, _, text = LEMMAS[lemma]
+    for lemma in ("L3", "LR"):
+        name, rests_on, text = LEMMAS[lemma]
+        deps = [f"lemma:{d}" for d in rests_on]
         at = next(i for i, c in enumerate(big["claims"]) if c["id"] == "def:F")
         big["claims"].insert(at, {"id": f"lemma:{lemma}", "kind": "lemma", "title": f"Lemma {lemma} ({name})", "statement": text,
                                  "depends_on": deps, "evidence": {}})
@@ -548,3 +549,43 @@ def test_many_heads_in_one_block_are_refused_quickly():
         group_polys(model, list(range(1001)), lambda rel: (int(rel.get(0, 0)),), 2, 1)
     P, Q = group_polys(model, list(range(200)), lambda rel: (int(rel.get(0, 0)),), 2, 1)  # (1+x)^200: quadratic work
     assert len(Q) == 201 and time.perf_counter() - start < 30
+
+
+def test_refutation_replay_memory_is_linear_in_depth() -> None:
+    """Adversary regression: a chain of 3,000 IN splits used ~210 MB (a set copy per pending sibling)."""
+    import tracemalloc
+
+    from headfusion.kernel.refutation import replay as replay_tree, rows, search_box
+
+    P, Q = _kernel_pq("tanh(q1) + tanh(q2)")
+    sizes = search_box(P, Q, 60)
+    points = sorted(rows(P, Q, sizes)[0])[:3000]
+    n = len(points)
+    tree = [["split", list(e), n + 1 + j, j + 1] for j, e in enumerate(points)] + [["count"]] + [["layer", 0]] * n
+    tracemalloc.start()
+    try:
+        with pytest.raises(KernelCheckFailed):
+            replay_tree(P, Q, 60, {"tree": tree, "multipliers": []})
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 40 * 2**20, peak
+
+
+@pytest.mark.parametrize("kind", [["split"], {"a": 1}, None, 7])
+def test_refutation_node_kinds_that_are_not_strings_are_rejected(kind) -> None:
+    """Adversary regression: an unhashable node kind raised TypeError inside the replay."""
+    from headfusion.kernel.refutation import replay as replay_tree
+
+    P, Q = _kernel_pq("tanh(q1) + tanh(q2)")
+    with pytest.raises(KernelCheckFailed):
+        replay_tree(P, Q, 3, {"tree": [[kind]], "multipliers": []})
+
+
+def _kernel_pq(text: str) -> tuple[dict, dict]:
+    """P′, Q′ as the kernel computes them for a certificate of `text`."""
+    from headfusion.algebra.expform import exponential_form
+    from headfusion.proof.certify import kernel_question
+
+    P, Q, _ = kernel_question(exponential_form(load_spec(text).model))
+    return P, Q

@@ -412,3 +412,66 @@ def test_random_swap_symmetric_sums(pieces: list) -> None:
         assert answers[0] == answers[1], (text, m)
         if answers[0] == "sat":
             return
+
+
+# ---------------------------------------------------------------- interior leaves (m <= V, lemma LT's argument)
+
+TRIANGLE_TEXT = "sigmoid(q1 - q2) + sigmoid(q1 - q3) + sigmoid(q2 - q3)"  # V = 6 = m: Newton-tight
+
+
+@pytest.fixture(scope="module")
+def tight() -> tuple[dict, dict, dict]:
+    P, Q = polys(TRIANGLE_TEXT)
+    result = refute(P, Q, 6, vertices=6, deadline=time.time() + 60)
+    assert result.status == "unsat"
+    return P, Q, result.evidence
+
+
+def test_interior_leaves_need_the_vertex_count(tight) -> None:
+    P, Q, evidence = tight
+    interior = [n for n in evidence["tree"] if n[0] == "interior"]
+    assert interior and replay(P, Q, 6, evidence, 6)["interior"] == len(interior)
+    for vertices in (0, 5):  # without V, or with V < m, the argument does not hold
+        _replay_fails_with(P, Q, 6, evidence, vertices)
+    plain = refute(P, Q, 6, deadline=time.time() + 60)  # vertices=0: no interior leaves
+    assert plain.status == "unsat" and len(plain.evidence["tree"]) > len(evidence["tree"])
+
+
+def _replay_fails_with(P: dict, Q: dict, m: int, evidence: dict, vertices: int) -> None:
+    with pytest.raises(CheckFailed):
+        replay(P, Q, m, evidence, vertices)
+
+
+@pytest.mark.parametrize("how", ["weights", "negative", "not IN", "itself", "wrong point", "empty"])
+def test_forged_interior_leaves_are_rejected(tight, how: str) -> None:
+    P, Q, evidence = tight
+    bad = copy.deepcopy(evidence)
+    leaf = next(n for n in bad["tree"] if n[0] == "interior" and len(n[2]) >= 2)
+    if how == "weights":  # coefficients that do not sum to 1
+        leaf[2][0][1] = str(Fraction(leaf[2][0][1]) * 2)
+    elif how == "negative":
+        leaf[2][0][1] = "-1"
+    elif how == "not IN":  # a combination of points that are not IN on this branch
+        leaf[2] = [[[99, 99], "1/2"], [[-99, -99], "1/2"]]
+        leaf[1] = [0, 0]
+    elif how == "itself":
+        leaf[2] = [[leaf[1], "1"]]
+    elif how == "wrong point":
+        leaf[1] = [leaf[1][0] + 1, leaf[1][1]]
+    else:
+        leaf[2] = []
+    _replay_fails_with(P, Q, 6, bad, 6)
+
+
+def test_interior_leaves_in_a_certificate_depend_on_the_newton_claim(tmp_path) -> None:
+    """certify uses V from the checked Newton claim; dropping that dependency is rejected."""
+    from headfusion.kernel.verify import verify_certificate
+    from headfusion.proof.certify import certify
+
+    cert = certify(load_spec(TRIANGLE_TEXT), ["test"], search_timeout=60).certificate
+    claim = next(c for c in cert["claims"] if c["id"] == "search:m6")
+    assert "interior" in claim["statement"] and "lower:newton" in claim["depends_on"]
+    assert verify_certificate(cert).ok
+    bad = copy.deepcopy(cert)
+    next(c for c in bad["claims"] if c["id"] == "search:m6")["depends_on"].remove("lower:newton")
+    assert not verify_certificate(bad).ok

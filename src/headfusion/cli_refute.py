@@ -20,9 +20,7 @@ def search_refute(args: argparse.Namespace, spec: Spec) -> int:
     --jobs worker processes (default: one per core).
     """
     from headfusion.algebra.expform import exponential_form
-    from headfusion.kernel.checks import check_exp_form, combined
-    from headfusion.kernel.model import model_from_json
-    from headfusion.proof.evidence import exp_form_evidence
+    from headfusion.proof.certify import kernel_question
     from headfusion.solving.distribute import distributed_refute
 
     if args.atoms is None:
@@ -30,9 +28,7 @@ def search_refute(args: argparse.Namespace, spec: Spec) -> int:
     if args.minimize or args.smt2 or args.cross_check:
         raise UsageError("search: --refute does not combine with --minimize, --smt2 or --cross-check")
     form = exponential_form(spec.model)
-    model = model_from_json(form.model.to_json())
-    facts, _, _ = check_exp_form(model, exp_form_evidence(form), {})
-    P, Q = combined(model, facts)
+    P, Q, vertices = kernel_question(form)  # V checked by the kernel: interior leaves at m ≤ V
     if any(e[-1] for e in list(P) + list(Q)):
         raise UsageError("search: --refute needs rational weights (no e^b weights)")
     began = time.monotonic()
@@ -41,7 +37,7 @@ def search_refute(args: argparse.Namespace, spec: Spec) -> int:
         scheduler=args.scheduler, workers=args.jobs if args.jobs > 1 else None,
         cube_depth=args.cube_depth, cube_timeout=args.cube_timeout,
         deadline=time.time() + args.timeout,
-        checkpoint=args.checkpoint, progress=None if args.json else True,
+        checkpoint=args.checkpoint, progress=None if args.json else True, vertices=vertices,
     )
     seconds = time.monotonic() - began
     stats = {k: v for k, v in result.stats.items() if isinstance(v, (int, float, str))}

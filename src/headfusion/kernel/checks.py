@@ -23,8 +23,7 @@ Result = tuple[Facts, list[str], str]
 def check_definition(model: Model, ev: dict, facts: Facts) -> Result:
     """The model hash and cost (the model itself is compared with the spec by the caller)."""
     require(ev == {"model_sha256": facts["model_sha256"]}, "model hash mismatch")
-    terms = sum(len({a.key for a in atoms}) for _, atoms in model.heads)
-    c = model.constant
+    terms, c = sum(len({a.key for a in atoms}) for _, atoms in model.heads), model.constant
     return {"terms": terms}, [], say.definition(len(model.heads), (c.numerator, c.denominator), model.dimension, terms)
 
 
@@ -112,7 +111,7 @@ def check_coprime(model: Model, ev: dict, facts: Facts) -> Result:
                 (u, cu), (v, cv) = sorted(groups.items()) if len(groups) == 2 else ((None, {}), (None, {}))
                 require(u is not None and (len(cu) == 1 or len(cv) == 1), f"shape {i}: not a binomial with a monomial coefficient")
                 diff = [x - y for x, y in zip(u, v)]
-                require(_gcd(diff) == 1, f"shape {i}: binomial exponent difference not primitive")
+                require(gcd(*diff) == 1, f"shape {i}: binomial exponent difference not primitive")
                 require(Pr and divide(Pr, f) is None, f"shape {i}: a factor of Q'_B divides P'_B")
             else:
                 require(item["reason"] == "bezout", f"shape {i}: unknown coprimality reason")
@@ -128,10 +127,6 @@ def check_coprime(model: Model, ev: dict, facts: Facts) -> Result:
         require(rest is not None and len(x_groups(rest)) == 1, f"shape {i}: Q'_B is not a unit times the stated factors")
         factors_of.append(factors)
     return {"factors": factors_of}, ["exp-form", "lemma:LC"], say.coprime(len(shapes), counts["binomial"], counts["bezout"])
-
-
-def _gcd(values: list[int]) -> int:
-    return gcd(*values) if values else 0
 
 
 def check_construction(model: Model, ev: dict, facts: Facts) -> Result:
@@ -244,8 +239,9 @@ def check_refutation(model: Model, ev: dict, facts: Facts) -> Result:
     m = integer(ev["atoms"])
     require(1 <= m < facts["upper"]["atoms"], f"a refutation at m = {m} contradicts the checked construction")
     P, Q = combined(model, facts["exp-form"])
-    leaves = replay(P, Q, m, ev)
-    return {"lower": m + 1}, ["coprime", "exp-form", "lemma:LP", "lemma:LR", "upper"], say.refutation(m, leaves)
+    leaves = replay(P, Q, m, ev, facts["lower:newton"]["count"])
+    interior = ["lower:newton"] if leaves.get("interior") else []  # interior leaves rest on the checked V (L5)
+    return {"lower": m + 1}, ["coprime", "exp-form", "lemma:LP", "lemma:LR", "upper"] + interior, say.refutation(m, leaves)
 
 
 def check_head(model: Model, ev: dict, facts: Facts) -> Result:

@@ -10,8 +10,7 @@ from __future__ import annotations
 from fractions import Fraction
 from math import factorial
 
-from headfusion.kernel.base import (MAX_EXPONENT, MAX_T_POWER, MAX_TERMS, CheckFailed, integer, rational, rational_json,
-                                    require, within)
+from headfusion.kernel.base import MAX_EXPONENT, MAX_T_POWER, MAX_TERMS, CheckFailed, integer, rational, require, within
 
 Poly = dict[tuple[int, ...], Fraction]
 
@@ -31,21 +30,12 @@ def poly_from_json(data: object, nvars: int) -> Poly:
     return out
 
 
-def poly_json(p: Poly) -> list:
-    """Inverse of poly_from_json, terms sorted."""
-    return [[list(e), rational_json(c)] for e, c in sorted(p.items())]
-
-
 def add(a: Poly, b: Poly, factor: Fraction = Fraction(1)) -> Poly:
     """a + factor·b."""
     out = dict(a)
     for e, c in b.items():
-        v = out.get(e, 0) + factor * c
-        if v:
-            out[e] = v
-        else:
-            out.pop(e, None)
-    return out
+        out[e] = out.get(e, 0) + factor * c
+    return {e: c for e, c in out.items() if c}
 
 
 def mul(a: Poly, b: Poly) -> Poly:

@@ -12,15 +12,17 @@ scaled so that D_e ≥ 1).  The tree branches on points; every leaf is closed by
   g's lowest slice (at 0) times Q′'s, a nonzero product;
 - farkas k: multipliers λ on rows with Σ λ·row ≡ 0 in g and Σ λ·rhs > 0, where a D row
   with λ < 0 and an N row inside E must be OUT (equalities) and rhs = 1 exactly on IN D rows;
-- image k s: node k is already closed and π_s maps its OUT and IN points into this node's.
-  π_s, a coordinate permutation with P′∘π = λP′, Q′∘π = λQ′ (λ > 0) that keeps G, maps a
-  head g here to the head g∘π, which node k excludes (its D is λ⁻¹·D∘π).  "Closed" is
-  judged in the order of the replay (IN child before OUT child), so no leaf rests on itself.
+- image k s: node k is closed (in replay order: IN child first) and π_s maps its OUT and IN
+  points into this node's; π_s permutes coordinates with P′∘π = λP′, Q′∘π = λQ′, λ > 0,
+  and keeps G, so a head g here gives the head g∘π (D ↦ λ⁻¹·D∘π) that node k excludes;
+- interior e C: m ≤ V (Newt(Q′)'s checked vertex count) and e IN is the convex combination
+  C of other IN points, yet by L5 all of supp D ⊇ IN are vertices of Newt(D) (lemma LT).
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
+from itertools import product
 from math import prod
 
 from headfusion.kernel.base import MAX_NODES, MAX_POINTS, MAX_TERMS, integer, rational, require, within
@@ -32,10 +34,9 @@ Point = tuple[int, ...]
 def search_box(P: Poly, Q: Poly, m: int) -> tuple[int, ...] | None:
     """The sizes G_c of the box of g for heads with m atoms (None: no head fits, L3)."""
     require(all(e[-1] == 0 for e in list(P) + list(Q)), "refutations need rational weights (no t)")
-    rank = len(next(iter(Q))) - 1
     support = [e[:-1] for e in list(P) + list(Q)]
     sizes = []
-    for c in range(rank):
+    for c in range(len(support[0])):
         width = max(e[c] for e in support) - min(e[c] for e in support)
         q_width = max(e[c] for e in Q) - min(e[c] for e in Q)
         sizes.append((m - 1) * width - q_width)
@@ -47,10 +48,7 @@ def search_box(P: Poly, Q: Poly, m: int) -> tuple[int, ...] | None:
 
 def box_points(sizes: tuple[int, ...]) -> list[Point]:
     """All a with 0 ≤ a_c ≤ sizes_c, lexicographically."""
-    points: list[Point] = [()]
-    for s in sizes:
-        points = [p + (v,) for p in points for v in range(s + 1)]
-    return points
+    return list(product(*(range(s + 1) for s in sizes)))
 
 
 def rows(P: Poly, Q: Poly, sizes: tuple[int, ...]) -> tuple[dict, dict]:
@@ -100,8 +98,11 @@ def _symmetry(P: Poly, Q: Poly, sizes: tuple[int, ...], data: object) -> list[in
     return perm
 
 
-def replay(P: Poly, Q: Poly, m: int, evidence: dict) -> dict[str, int]:
-    """Check a refutation tree; return its leaf counts by kind (CheckFailed if it does not close)."""
+def replay(P: Poly, Q: Poly, m: int, evidence: dict, vertices: int = 0) -> dict[str, int]:
+    """Check a refutation tree; return its leaf counts by kind (CheckFailed if it does not close).
+
+    `vertices`: the checked vertex count V of Newt(Q′) (interior leaves need m ≤ V).
+    """
     sizes = search_box(P, Q, m)
     if sizes is None:
         require(evidence.get("tree") == [], "the box is empty (L3): the tree must be empty")
@@ -117,32 +118,46 @@ def replay(P: Poly, Q: Poly, m: int, evidence: dict) -> dict[str, int]:
     targets = {n[1] for n in tree if isinstance(n, list) and len(n) == 3 and n[0] == "image" and isinstance(n[1], int)}  # type: ignore[union-attr]
     q_low = [min(e[c] for e in Q) for c in range(len(sizes))]
     checked: dict[int, list] = {}
-    counts = {"count": 0, "layer": 0, "farkas": 0, "image": 0, "split": 0}
-    seen, closed, saved = set(), set(), {}
-    stack: list[tuple[int, frozenset | None, frozenset | None]] = [(0, frozenset(), frozenset())]
+    counts = {"count": 0, "layer": 0, "farkas": 0, "image": 0, "interior": 0, "split": 0}
+    seen, closed, saved, copied = set(), set(), {}, 0
+    out: set[Point] = set()  # the path's assignment, one set each, undone on the way back:
+    inside: set[Point] = set()  # memory stays linear in the depth whatever the tree
+    stack: list[tuple[str, object, object]] = [("visit", 0, None)]
     while stack:
-        index, out, inside = stack.pop()
-        if out is None:  # the marker pushed under a split: every leaf below it is checked
+        op, index, value = stack.pop()
+        if op == "closed":  # every leaf below split `index` is checked; its point leaves the path
             closed.add(index)
+            out.discard(value)  # type: ignore[arg-type]
+            continue
+        if op != "visit":  # the split's point on the path: IN for the IN child, then OUT for the OUT child
+            inside.discard(index)  # type: ignore[arg-type]
+            (inside if op == "in" else out).add(index)  # type: ignore[arg-type]
             continue
         require(isinstance(index, int) and 0 <= index < len(tree) and index not in seen, f"node {index} missing or reached twice")
         seen.add(index)
-        node = tree[index]
-        require(isinstance(node, list) and node and node[0] in counts, f"node {index}: malformed")
+        node = tree[index]  # type: ignore[index]
+        require(isinstance(node, list) and node and isinstance(node[0], str) and node[0] in counts, f"node {index}: malformed")
         counts[node[0]] += 1
         if index in targets:
-            saved[index] = (out, inside)
+            copied += len(out) + len(inside)
+            within(copied, MAX_TERMS, "points kept for image leaves")
+            saved[index] = (frozenset(out), frozenset(inside))
         if node[0] == "split":
             require(len(node) == 4, f"node {index}: malformed split")
             e = _point(node[1])
             require(e in D and e not in out and e not in inside, f"node {index}: splits on {list(e)}, not a free point of E")
-            stack += [(index, None, None), (node[2], out | {e}, inside), (node[3], out, inside | {e})]
+            stack += [("closed", index, e), ("visit", node[2], None), ("out", e, None), ("visit", node[3], None), ("in", e, None)]
             continue
         if node[0] == "image":
             require(len(node) == 3 and integer(node[1]) in closed and integer(node[2]) in range(len(perms)), f"node {index}: an image of a node not closed before it")
             perm, (out_k, in_k) = perms[node[2]], saved[node[1]]
             image = lambda e: tuple(e[p] for p in perm)  # noqa: E731
             require(all(image(e) in out for e in out_k) and all(image(e) in inside for e in in_k), f"node {index}: the symmetry does not map node {node[1]} into it")
+        elif node[0] == "interior":
+            require(len(node) == 3 and m <= vertices and isinstance(node[2], list) and node[2], f"node {index}: an interior leaf needs m ≤ V (Newton) and a combination")
+            e, combo = _point(node[1]), [(_point(f), rational(c)) for f, c in node[2]]
+            require(e in inside and all(f in inside and f != e and c >= 0 for f, c in combo) and sum(c for _, c in combo) == 1, f"node {index}: not a convex combination of other points IN")
+            require(all(sum(c * f[i] for f, c in combo) == x for i, x in enumerate(e)), f"node {index}: the combination is not {list(e)}")
         elif node[0] == "count":
             require(len(inside) > m, f"node {index}: count leaf with {len(inside)} points IN, not more than {m}")
         elif node[0] == "layer":

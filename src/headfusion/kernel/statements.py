@@ -18,7 +18,7 @@ LEMMAS: dict[str, tuple[str, tuple[str, ...], str]] = {
     "LP": ("Product", (), r"For blocks on disjoint variables with $\gcd(P'_B,Q'_B)=1$, $F=c+\sum_B P'_B/Q'_B$ has lowest-terms denominator $Q'=\prod_B Q'_B$; block heads $N_B/D_B$ give a product head with $\prod_B|\operatorname{supp}D_B|$ atoms, and $\operatorname{Newt}(Q')=\prod_B\operatorname{Newt}(Q'_B)$ has $\prod_B\#\operatorname{vert}$ vertices."),
     "LC": ("Coprimality certificates", (), r"If $Q'=u\prod_i f_i^{e_i}$ with $u$ a unit and each $f_i$ coprime to $P'$, then $\gcd(P',Q')=1$. A binomial with a primitive exponent difference and a monomial coefficient is irreducible; one that leaves a remainder on $P'$ is coprime to it. If $a$ separates the differences of $\operatorname{supp}f$ and $AP'(y^a)+A'f(y^a)$ is a nonzero monomial, then $f$ is coprime to $P'$."),
     "LZ": ("Parallelepipeds", (), r"A product of binomials whose exponent differences are linearly independent has a Newton polytope with $2^k$ vertices, $k$ the number of binomials."),
-    "LR": ("Refutations", ("L3", "L4"), r"If a refutation tree over the box of Lemma L3 closes every leaf (by count, lowest layer, Farkas multipliers, or as the image of a closed node under a coordinate permutation $\pi$ with $P'\circ\pi=\lambda P'$, $Q'\circ\pi=\lambda Q'$, $\lambda>0$, which maps heads to heads), no head with at most $m$ atoms represents $F$."),
+    "LR": ("Refutations", ("L3", "L4", "L5"), r"If a refutation tree over the box of Lemma L3 closes every leaf (by count, lowest layer, Farkas multipliers, as the image of a closed node under a coordinate permutation $\pi$ with $P'\circ\pi=\lambda P'$, $Q'\circ\pi=\lambda Q'$, $\lambda>0$, which maps heads to heads, or, when $m$ is at most the number $V$ of vertices of $\operatorname{Newt}(Q')$, by a point IN that is a convex combination of other points IN: by Lemma L5 every point of $\operatorname{supp}D$ is then a vertex of $\operatorname{Newt}(D)$), no head with at most $m$ atoms represents $F$."),
 }
 
 
@@ -71,10 +71,9 @@ def face_limits(nodes: int, bound: int) -> str:
 def refutation(m: int, leaves: dict[str, int]) -> str:
     if "empty box" in leaves:
         return rf"No head with at most {m} atoms represents $F$: the box of Lemma L3 is empty; hence $m^*(F)\ge {m + 1}$."
-    total = leaves["count"] + leaves["layer"] + leaves["farkas"] + leaves["image"]
-    images = rf", {leaves['image']} symmetric images" if leaves["image"] else ""
-    return (rf"No head with at most {m} atoms represents $F$: a refutation tree with {total} leaves ({leaves['count']} count, "
-            rf"{leaves['layer']} layer, {leaves['farkas']} Farkas{images}) closes the box of Lemma L3; hence $m^*(F)\ge {m + 1}$.")
+    extra = "".join(f", {leaves[k]} {name}" for k, name in (("image", "symmetric images"), ("interior", "interior")) if leaves[k])
+    return (rf"No head with at most {m} atoms represents $F$: a refutation tree with {sum(leaves.values()) - leaves['split']} leaves "
+            rf"({leaves['count']} count, {leaves['layer']} layer, {leaves['farkas']} Farkas{extra}) closes the box of Lemma L3; hence $m^*(F)\ge {m + 1}$.")
 
 
 def head(atoms: int) -> str:

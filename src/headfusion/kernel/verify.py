@@ -17,8 +17,7 @@ from headfusion.kernel.base import CheckFailed, SchemaError, parse_json, read_ce
 from headfusion.kernel.model import Model, model_from_json
 
 FORMAT = "headfusion-certificate/2"
-KINDS: dict[str, tuple[str, str, Callable]] = {
-    # check: (kind, title, function)
+KINDS: dict[str, tuple[str, str, Callable]] = {  # check: (kind, title, function)
     "definition": ("definition", "The function", checks.check_definition),
     "exp-form": ("identity", "Exponential-family form", checks.check_exp_form),
     "coprime": ("coprimality", "Lowest terms", checks.check_coprime),
@@ -50,9 +49,8 @@ def check_of(claim_id: str) -> str:
     """Which check a claim id gets (CheckFailed for an id the kernel does not know)."""
     if claim_id in FIXED:
         return FIXED[claim_id]
-    match = re.fullmatch(r"(search|testimony|unknown):m([1-9][0-9]{0,6})", claim_id)
-    if match:
-        return {"search": "search", "testimony": "testimony", "unknown": "unknown"}[match.group(1)]
+    if re.fullmatch(r"(search|testimony|unknown):m([1-9][0-9]{0,6})", claim_id):
+        return claim_id.split(":")[0]
     if claim_id.startswith("lemma:") and claim_id[6:] in say.LEMMAS:
         return "lemma"
     require(claim_id == "theorem", f"unknown claim id {claim_id!r}")

@@ -91,15 +91,25 @@ def run_searches(
     return results, queries, note
 
 
-def _kernel_polys(form: ExpForm) -> tuple[dict, dict]:
-    """P′ and Q′ as the kernel computes them from the evidence the certificate will carry."""
-    from headfusion.kernel.checks import check_exp_form, combined
+def kernel_question(form: ExpForm) -> tuple[dict, dict, int]:
+    """(P′, Q′, V) as the kernel checks them from the evidence the certificate will carry.
+
+    V, the vertex count of Newt(Q′) (checked by the kernel's Newton check), lets refutations
+    at m ≤ V use interior leaves (lemma LT's argument).
+    """
+    from headfusion.bounds.lower import newton_bound
+    from headfusion.kernel.checks import check_coprime, check_exp_form, check_newton, combined
     from headfusion.kernel.model import model_from_json
-    from headfusion.proof.evidence import exp_form_evidence
+    from headfusion.proof import evidence
 
     model = model_from_json(form.model.to_json())
-    facts, _, _ = check_exp_form(model, exp_form_evidence(form), {})
-    return combined(model, facts)
+    facts: dict = {}
+    facts["exp-form"], _, _ = check_exp_form(model, evidence.exp_form_evidence(form), facts)
+    coprime = evidence.coprimality_evidence(form)
+    facts["coprime"], _, _ = check_coprime(model, coprime, facts)
+    newton, _, _ = check_newton(model, evidence.newton_evidence(newton_bound(form), coprime), facts)
+    P, Q = combined(model, facts["exp-form"])
+    return P, Q, newton["count"]
 
 
 def replayed_refutation(form: ExpForm, m: int, evidence: dict) -> dict:
@@ -107,9 +117,9 @@ def replayed_refutation(form: ExpForm, m: int, evidence: dict) -> dict:
     from headfusion.kernel.base import CheckFailed as Rejected, SchemaError
     from headfusion.kernel.refutation import replay
 
-    P, Q = _kernel_polys(form)
+    P, Q, vertices = kernel_question(form)
     try:
-        replay(P, Q, m, evidence)
+        replay(P, Q, m, evidence, vertices)
     except (Rejected, SchemaError) as exc:
         raise InputError(f"the refutation supplied for m = {m} does not close for this function: {exc}") from None
     except Exception as exc:  # malformed evidence, as `verify` reports it: input, not a crash
@@ -127,8 +137,8 @@ def find_refutation(form: ExpForm, m: int, timeout: float) -> tuple[dict | None,
 
     from headfusion.solving.refute import refute
 
-    P, Q = _kernel_polys(form)
-    found = refute(P, Q, m, deadline=time.time() + timeout)
+    P, Q, vertices = kernel_question(form)
+    found = refute(P, Q, m, deadline=time.time() + timeout, vertices=vertices)
     if found.status == "unsat":
         return found.evidence, ""
     return None, f"the exact refutation search ended {found.status} ({found.stats.get('reason', 'time limit')})"

@@ -17,11 +17,15 @@ from headfusion.bounds.facelimits import FaceNode
 from headfusion.bounds.lower import NewtonBound
 from headfusion.bounds.polytope import explicit_vertices, rank
 from headfusion.kernel.base import MAX_TERMS
-from headfusion.kernel.poly import poly_json
 from headfusion.spec.errors import ResourceLimit
 
 MAX_BEZOUT_DEGREE = 2048  # the cost model's limit for blocks that are not products of binomials
 from headfusion.spec.numbers import rational_to_json
+
+
+def poly_json(p: dict) -> list:
+    """The JSON of a polynomial as the kernel reads it (kernel.poly.poly_from_json), terms sorted."""
+    return [[list(e), rational_to_json(c)] for e, c in sorted(p.items())]
 
 
 def _shape_key(block: Block) -> tuple:

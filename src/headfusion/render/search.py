@@ -48,9 +48,12 @@ def _polys(cert: dict) -> tuple[dict, dict]:
     return combined(model_from_json(cert["model"]), {"shapes": shapes, "blocks": [int(b["shape"]) for b in ev["blocks"]]})
 
 
+LEAF_KINDS = ("count", "layer", "farkas", "image", "interior")  # the leaves kernel.refutation.replay accepts
+
+
 def _leaves(tree: list) -> tuple[dict[str, int], list[tuple[int, frozenset, frozenset]]]:
     """Leaf counts by kind, and each Farkas leaf (vector index, OUT set, IN set) in tree order."""
-    counts = {"count": 0, "layer": 0, "farkas": 0, "image": 0, "split": 0}
+    counts = dict.fromkeys(LEAF_KINDS + ("split",), 0)
     farkas = []
     stack: list[tuple[int, frozenset, frozenset]] = [(0, frozenset(), frozenset())]
     while stack:
@@ -144,7 +147,7 @@ def refutations_context(cert: dict) -> list[dict]:
         entry: dict[str, Any] = {"id": tex_text(claim["id"]), "m": tex_int(m), "statement": math_safe_statement(claim["statement"])}
         if "tree" in ev:
             tree, vectors = ev["tree"], ev.get("multipliers", [])
-            counts, farkas = _leaves(tree) if tree else ({"count": 0, "layer": 0, "farkas": 0, "image": 0, "split": 0}, [])
+            counts, farkas = _leaves(tree) if tree else (dict.fromkeys(LEAF_KINDS + ("split",), 0), [])
             # π(e) = (e_π(1), …, e_π(r)), 1-based as in the text
             symmetries = [r"$e\mapsto(" + ",".join(f"e_{{{int(i) + 1}}}" for i in perm) + r")$" for perm in ev.get("symmetries", [])]
             entry.update(
@@ -152,7 +155,7 @@ def refutations_context(cert: dict) -> list[dict]:
                 empty=not tree,
                 nodes=tex_int(len(tree)),
                 leaves={k: tex_int(v) for k, v in counts.items()},
-                nleaves=tex_int(counts["count"] + counts["layer"] + counts["farkas"] + counts["image"]),
+                nleaves=tex_int(sum(counts[k] for k in LEAF_KINDS)),
                 symmetries=", ".join(symmetries),
                 vectors=tex_int(len(vectors)),
                 example=None,

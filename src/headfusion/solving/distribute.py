@@ -34,11 +34,11 @@ _POOL_LIMIT = 4000  # vectors passed to a task (the most recent ones)
 _PRODUCERS: dict = {}  # per worker process: question hash -> producer
 
 
-def _producer(P: dict, Q: dict, m: int, key: str):
-    if key not in _PRODUCERS:
+def _producer(P: dict, Q: dict, m: int, key: str, vertices: int):
+    if (key, vertices) not in _PRODUCERS:
         _PRODUCERS.clear()  # one question at a time per process (the LP can be large)
-        _PRODUCERS[key] = make_producer(P, Q, m)
-    return _PRODUCERS[key]
+        _PRODUCERS[key, vertices] = make_producer(P, Q, m, vertices=vertices)
+    return _PRODUCERS[key, vertices]
 
 
 def _stop_flag(name: str | None):
@@ -64,14 +64,14 @@ def _stop_flag(name: str | None):
 
 
 def solve_cube(P: dict, Q: dict, m: int, key: str, path: list, cube_timeout: float, deadline: float | None,
-               stop_name: str | None, seed: list) -> dict:
+               stop_name: str | None, seed: list, vertices: int = 0) -> dict:
     """One task: refute the cube `path` (Cube.to_json) under its own deadline."""
     start = time.time()
     stop = _stop_flag(stop_name)
     if stop is not None and stop():
         return {"status": "unknown", "reason": "stopped", "seconds": 0.0}
     own = start + cube_timeout if deadline is None else min(start + cube_timeout, deadline)
-    producer = _producer(P, Q, m, key)
+    producer = _producer(P, Q, m, key, vertices)
     cube = Cube.from_json(path)
     result = refute(P, Q, m, deadline=own, prefix=cube.prefix, stop=stop, producer=producer, seed=seed, verify=False)
     return {
@@ -138,6 +138,7 @@ def distributed_refute(
     progress=None,
     resplit_depth: int = 2,
     max_cube_depth: int = 64,
+    vertices: int = 0,
 ) -> RefuteResult:
     """Is there a head with at most m atoms?  Cube-and-conquer on Dask; a RefuteResult.
 
@@ -146,7 +147,8 @@ def distributed_refute(
     absolute `time.time()` for the whole search ("unknown" after it).  `checkpoint`: a
     folder where solved cubes are kept (a rerun re-uses them).  `progress`: None (silent),
     True (a tqdm bar on stderr) or a callable taking a dict.  stats: cubes solved/total,
-    re-splits, cubes from the checkpoint, cubes closed with no solve, seconds.
+    re-splits, cubes from the checkpoint, cubes closed with no solve, seconds.  `vertices`:
+    the checked vertex count of Newt(Q′), for interior leaves when m ≤ V (0: none).
     """
     t0 = time.monotonic()
     if search_box(P, Q, m) is None:  # L3: no head fits, the empty tree
@@ -215,7 +217,7 @@ def distributed_refute(
             while waiting and len(pending) < in_flight:
                 cube = waiting.pop(0)
                 future = client.submit(solve_cube, P, Q, m, key, cube.to_json(), cube_timeout, deadline, stop.name,
-                                       pool[-_POOL_LIMIT:], pure=False, key=f"cube-{uuid.uuid4().hex}")
+                                       pool[-_POOL_LIMIT:], vertices, pure=False, key=f"cube-{uuid.uuid4().hex}")
                 pending[future] = cube
 
         def expand(cube: Cube, depth: int) -> None:
@@ -280,7 +282,7 @@ def distributed_refute(
     from headfusion.kernel.refutation import replay
 
     try:
-        replay(P, Q, m, evidence)
+        replay(P, Q, m, evidence, vertices)
     except CheckFailed as exc:
         return finish("unknown", f"the glued refutation is rejected by the kernel: {exc}")
     stats["vectors"] = len(evidence["multipliers"])

@@ -30,6 +30,7 @@ import time
 from dataclasses import dataclass, field
 
 from headfusion.kernel.refutation import rows, search_box
+from headfusion.solving.convexity import interior_leaf
 from headfusion.solving.problem import coordinate_symmetries
 from headfusion.solving.farkas import FREE, IN, OUT, Farkas
 
@@ -71,13 +72,13 @@ def symmetries_of(P: dict, Q: dict) -> list[list[int]]:
 
 class _Refuter:
     def __init__(self, P: dict, Q: dict, m: int, sizes: tuple[int, ...], deadline, progress, order: str, lp_above: int,
-                 stop=None, symmetric: bool = True):
+                 stop=None, symmetric: bool = True, vertices: int = 0):
         self.m, self.deadline, self.progress, self.order = m, deadline, progress, order
         self.stop = stop
         self.lp_above = lp_above
         self.t0 = time.monotonic()
         D, N = rows(P, Q, sizes)
-        self.stats = {"nodes": 0, "leaves": {"count": 0, "layer": 0, "farkas": 0, "image": 0}, "lp_solves": 0,
+        self.stats = {"nodes": 0, "leaves": {"count": 0, "layer": 0, "farkas": 0, "image": 0, "interior": 0}, "lp_solves": 0,
                       "repairs_failed": 0, "reused": 0, "max_in": 0}
         self.lp = Farkas(D, N, sizes, m, self.stats, deadline)  # the rows over indices, the LPs, exact repair
         self.points, self.npts, self.nin = self.lp.points, self.lp.npts, self.lp.nin
@@ -99,6 +100,7 @@ class _Refuter:
         self.symmetries = symmetries_of(P, Q) if symmetric else []  # the list glue uses too: same indices
         pidx = self.lp.pidx
         self.point_maps = [[pidx[tuple(e[i] for i in p)] for e in self.points] for p in self.symmetries]
+        self.interior = m <= vertices  # L5 + LT: every IN point must be a vertex of conv(IN)
 
     def reset(self, deadline, progress, stop) -> None:
         """Ready for another search of the same question (a cube); stored vectors are kept,
@@ -112,7 +114,7 @@ class _Refuter:
         self.layer_in = [0] * len(self.layers)
         self.n_in = 0
         self.tree = []
-        self.stats = {"nodes": 0, "leaves": {"count": 0, "layer": 0, "farkas": 0, "image": 0}, "lp_solves": 0,
+        self.stats = {"nodes": 0, "leaves": {"count": 0, "layer": 0, "farkas": 0, "image": 0, "interior": 0}, "lp_solves": 0,
                       "repairs_failed": 0, "reused": 0, "max_in": 0}
         self.lp.stats = self.stats
 
@@ -239,6 +241,10 @@ class _Refuter:
         for c, layer in enumerate(self.layers):
             if self.layer_out[c] == len(layer):
                 return self._emit(["layer", c])
+        if self.interior and len(self.in_list) > 1:
+            leaf = interior_leaf([self.points[i] for i in self.in_list], self.points[self.in_list[-1]])
+            if leaf is not None:
+                return self._emit(leaf)
         self.stats["max_in"] = max(self.stats["max_in"], self.n_in)
         options: list[tuple[int, str, object]] = []  # (cost, kind, data)
         for c, layer in enumerate(self.layers):
@@ -374,6 +380,7 @@ def refute(
     producer=None,
     seed: list | None = None,
     symmetric: bool = True,
+    vertices: int = 0,
 ) -> RefuteResult:
     """Is there a head with at most m atoms?  unsat (with evidence), sat (with head) or unknown.
 
@@ -393,6 +400,8 @@ def refute(
     rows and the LP again, with the vectors it has stored; `seed`: exact vectors (JSON, as
     in evidence) found for this question elsewhere, stored before the search.
     `symmetric`: prune with the coordinate symmetries of P′ and Q′ (image leaves).
+    `vertices`: the (checked) vertex count V of Newt(Q′); when m ≤ V, IN sets that are not in
+    convex position are closed (interior leaves, lemma LT); 0 turns this off.
     """
     t0 = time.monotonic()
     sizes = search_box(P, Q, m)
@@ -403,7 +412,7 @@ def refute(
         R = producer
         R.reset(deadline, progress, stop)
     else:
-        R = _Refuter(P, Q, m, sizes, deadline, progress, order, lp_above, stop, symmetric)
+        R = _Refuter(P, Q, m, sizes, deadline, progress, order, lp_above, stop, symmetric, vertices)
     if seed:
         R.seed(seed)
 
@@ -430,16 +439,17 @@ def refute(
         from headfusion.kernel.refutation import replay
 
         try:
-            replay(P, Q, m, evidence)
+            replay(P, Q, m, evidence, vertices)
         except CheckFailed as exc:  # pragma: no cover - a producer bug
             raise RuntimeError(f"refute produced evidence the kernel rejects: {exc}") from exc
     return RefuteResult("unsat", evidence, None, stats())
 
 
-def make_producer(P: dict, Q: dict, m: int, *, order: str = "near", lp_above: int = 3, symmetric: bool = True):
+def make_producer(P: dict, Q: dict, m: int, *, order: str = "near", lp_above: int = 3, symmetric: bool = True,
+                  vertices: int = 0):
     """A producer for repeated `refute(..., producer=...)` calls on one question (cubes):
     the rows and the LP are built once.  None when the box is empty."""
     sizes = search_box(P, Q, m)
     if sizes is None:
         return None
-    return _Refuter(P, Q, m, sizes, None, None, order, lp_above, None, symmetric)
+    return _Refuter(P, Q, m, sizes, None, None, order, lp_above, None, symmetric, vertices)

@@ -52,14 +52,24 @@ def _solve(matrix: list[list[Fraction]], ncols: int) -> list[Fraction] | None:
     return [rows[i][-1] for i in range(ncols)]
 
 
+_HIGHS: list = []  # one solver per process, re-used: creating one costs more than these tiny LPs
+
+
+def _highs():
+    from headfusion.solving.farkas import quiet_highs
+
+    if not _HIGHS:
+        _HIGHS.append(quiet_highs())
+    _HIGHS[0].clearModel()
+    return _HIGHS[0]
+
+
 def _float_combination(e: Point, others: list[Point]) -> list[Point] | None:
     """The support of a floating convex combination of `others` giving e (HiGHS), or None."""
     import highspy
     import numpy as np
 
-    from headfusion.solving.farkas import quiet_highs
-
-    h = quiet_highs()
+    h = _highs()
     n, rank = len(others), len(e)
     lp = highspy.HighsLp()
     lp.num_col_, lp.num_row_ = n, rank + 1
@@ -89,6 +99,8 @@ def interior_leaf(inside: list[Point], newest: Point) -> list | None:
         return None
     for e in [newest] + [p for p in inside if p != newest]:
         others = [p for p in inside if p != e]
+        if any(not min(f[i] for f in others) <= x <= max(f[i] for f in others) for i, x in enumerate(e)):
+            continue  # outside the others' bounding box: not in their hull (no LP needed)
         support = _float_combination(e, others)
         if support is None:
             continue

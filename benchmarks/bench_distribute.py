@@ -9,7 +9,8 @@ re-splits.  The cluster is started once (its start-up time is printed, not count
 rows).  A capped row that does not close reports "unknown" with cubes solved/total and a
 projected time = elapsed · total / solved — a LOWER estimate, since the cubes still open
 are the hard ones (and re-splits add more).  Every "unsat" of either side is replayed by
-the kernel (the cluster's glued refutation is replayed inside distributed_refute).
+the kernel (the cluster's glued refutation is replayed inside distributed_refute).  Both
+sides use the same producer: symmetries, and interior leaves when m ≤ V (Newton-tight rows).
 """
 
 from __future__ import annotations
@@ -17,8 +18,9 @@ from __future__ import annotations
 import argparse
 import time
 
-from headfusion.algebra.expform import combined_polys, exponential_form
+from headfusion.algebra.expform import exponential_form
 from headfusion.kernel.refutation import replay
+from headfusion.proof.certify import kernel_question
 from headfusion.solving.distribute import distributed_refute
 from headfusion.solving.refute import refute
 from headfusion.spec.load import load_spec
@@ -34,12 +36,12 @@ CASES: list[tuple[str, str, int | None, int, bool]] = [
 ]
 
 
-def one_process(P: dict, Q: dict, m: int, cap: float) -> tuple[str, float]:
+def one_process(P: dict, Q: dict, m: int, cap: float, vertices: int) -> tuple[str, float]:
     start = time.monotonic()
-    result = refute(P, Q, m, deadline=time.time() + cap, verify=False)
+    result = refute(P, Q, m, deadline=time.time() + cap, verify=False, vertices=vertices)
     elapsed = time.monotonic() - start
     if result.status == "unsat":
-        replay(P, Q, m, result.evidence)
+        replay(P, Q, m, result.evidence, vertices)
     return result.status, elapsed
 
 
@@ -57,7 +59,7 @@ def main() -> None:
 
     start = time.monotonic()
     with distributed.LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster:
+                                  dashboard_address=":0") as cluster:
         print(f"LocalCluster: {args.workers} worker processes, started in {time.monotonic() - start:.1f} s; "
               f"cube depth {args.cube_depth}, cube timeout {args.cube_timeout:g} s")
         header = (f"{'question':18} {'m':>2} | {'1 process':>9} {'s':>8} | {'cluster':>8} {'s':>8} | "
@@ -68,12 +70,11 @@ def main() -> None:
             if only and label not in only:
                 continue
             cap = args.heavy_cap if heavy else args.cap
-            P, Q = combined_polys(exponential_form(load_spec(text, d).model))
-            P, Q = P.terms, Q.terms
-            s1, t1 = one_process(P, Q, m, cap)
+            P, Q, vertices = kernel_question(exponential_form(load_spec(text, d).model))  # V: interior leaves at m ≤ V
+            s1, t1 = one_process(P, Q, m, cap, vertices)
             start = time.monotonic()
             result = distributed_refute(P, Q, m, scheduler=cluster.scheduler_address, cube_depth=args.cube_depth,
-                                        cube_timeout=args.cube_timeout, deadline=time.time() + cap)
+                                        cube_timeout=args.cube_timeout, deadline=time.time() + cap, vertices=vertices)
             t2 = time.monotonic() - start
             st = result.stats
             solved, total = st.get("solved", 0), st.get("cubes", 0)

@@ -31,25 +31,12 @@ def _exact_combination(e: Point, support: list[Point]) -> list[tuple[Point, Frac
 
 def _solve(matrix: list[list[Fraction]], ncols: int) -> list[Fraction] | None:
     """The unique solution of an augmented system with full column rank (None otherwise)."""
-    rows = [r[:] for r in matrix]
-    pivots = []
-    r = 0
-    for col in range(ncols):
-        p = next((i for i in range(r, len(rows)) if rows[i][col]), None)
-        if p is None:
-            return None  # dependent columns: not affinely independent
-        rows[r], rows[p] = rows[p], rows[r]
-        inv = 1 / rows[r][col]
-        rows[r] = [x * inv for x in rows[r]]
-        for i in range(len(rows)):
-            if i != r and rows[i][col]:
-                f = rows[i][col]
-                rows[i] = [x - f * y for x, y in zip(rows[i], rows[r])]
-        pivots.append(col)
-        r += 1
-    if any(row[-1] for row in rows[r:]):
-        return None  # inconsistent
-    return [rows[i][-1] for i in range(ncols)]
+    from headfusion.solving.farkas import rref
+
+    reduced, pivots = rref(matrix, ncols + 1)  # the right-hand side as a pivot: inconsistent
+    if pivots != list(range(ncols)):
+        return None  # dependent columns (not affinely independent) or no solution
+    return [reduced[i][-1] for i in range(ncols)]
 
 
 _HIGHS: list = []  # one solver per process, re-used: creating one costs more than these tiny LPs

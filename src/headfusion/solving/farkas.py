@@ -73,7 +73,7 @@ def _rref_int(flat: list[int], nrows: int, ncols: int):
     return [_Row(R, i) for i in range(rank)], pivots
 
 
-def _rref(matrix: list[list[Fraction]], ncols: int) -> tuple[list[list[Fraction]], list[int]]:
+def rref(matrix: list[list[Fraction]], ncols: int) -> tuple[list[list[Fraction]], list[int]]:
     """Reduced row echelon form and pivot columns, in Fractions (the path without flint)."""
     if not matrix:
         return [], []
@@ -284,7 +284,7 @@ class Farkas:
                 R, pivots = _rref_int(flat, len(cols) + 1, width)
             else:
                 M = [[Fraction(v) for v in flat[r * width : (r + 1) * width]] for r in range(len(cols) + 1)]
-                R, pivots = _rref(M, width)
+                R, pivots = rref(M, width)
             if n in pivots:
                 return None
             free = [k for k in range(n) if k not in set(pivots)]
@@ -360,7 +360,7 @@ class Farkas:
             Z = flint.fmpz_mat(max(len(eqs), 1), n, flat)
             K, nullity = Z.nullspace()
             return [[Fraction(int(K[a, j])) for a in range(n)] for j in range(nullity)]
-        R, pivots = _rref([[row.get(a, Fraction(0)) for a in range(n)] for row in eqs], n)
+        R, pivots = rref([[row.get(a, Fraction(0)) for a in range(n)] for row in eqs], n)
         free = [a for a in range(n) if a not in set(pivots)]
         basis = []
         for f in free:

@@ -157,6 +157,7 @@ def refutations_context(cert: dict) -> list[dict]:
                 leaves={k: tex_int(v) for k, v in counts.items()},
                 nleaves=tex_int(sum(counts[k] for k in LEAF_KINDS)),
                 symmetries=", ".join(symmetries),
+                vertices=tex_int(int(cert.get("summary", {}).get("newton_vertices") or 0)),
                 vectors=tex_int(len(vectors)),
                 example=None,
             )

@@ -109,7 +109,7 @@ def proof_sketch(cert: dict) -> dict[str, Any]:
             rf"The polytope bounds stop at ${tex_int(max(V, summary.get('face_limit_bound') or 0))}$. A refutation tree"
             rf" (Section~\ref{{sec:refutations}}) shows that no head with ${tex_int(m)}$ atoms exists: every head with"
             rf" at most ${tex_int(m)}$ atoms would be $D=gQ'$ with $g$ in a finite box (Lemmas~\ref{{lem:L3}}, \ref{{lem:L4}}),"
-            r" and the tree closes every case by counting or by rational Farkas multipliers (Lemma~\ref{lem:LR}),"
+            rf" and the tree closes every case (Lemma~\ref{{lem:LR}}) {_closing_kinds(claims, V)},"
             rf" so $m^*(F)\ge {tex_int(m + 1)}$."
         )
     if face is not None:
@@ -133,3 +133,16 @@ def proof_sketch(cert: dict) -> dict[str, Any]:
             r" $\Newt(Q')^d$ has the witness $(\omega_1,\dots,\omega_d)$, $\omega_j$ a witness of $v_j$ in $\Newt(Q')$."
         )
     return {"paragraphs": paragraphs}
+
+
+def _closing_kinds(claims: dict, vertices: int) -> str:
+    """How the refutation trees close their leaves, in words (only the kinds they use)."""
+    used: set[str] = set()
+    for cid, claim in claims.items():
+        if cid.startswith("search:") and "tree" in claim["evidence"]:
+            used |= {node[0] for node in claim["evidence"]["tree"]}
+    words = {"count": "by counting", "layer": "by lowest layers", "farkas": "by rational Farkas multipliers",
+             "image": "as symmetric images of closed cases",
+             "interior": rf"by Newton-tightness (a point IN inside the hull of others, valid as $m\le V={tex_int(vertices)}$, Lemma~\ref{{lem:L5}})"}
+    kinds = [words[k] for k in words if k in used]
+    return ", ".join(kinds[:-1]) + (" or " if len(kinds) > 1 else "") + kinds[-1] if kinds else "by counting"

@@ -475,3 +475,25 @@ def test_interior_leaves_in_a_certificate_depend_on_the_newton_claim(tmp_path) -
     bad = copy.deepcopy(cert)
     next(c for c in bad["claims"] if c["id"] == "search:m6")["depends_on"].remove("lower:newton")
     assert not verify_certificate(bad).ok
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(heads_2d, min_size=1, max_size=3))
+def test_interior_leaves_change_no_answer(heads: list) -> None:
+    """For m ≤ V, refuting with interior leaves gives the same answer as without, and replays with V."""
+    from headfusion.algebra.expform import exponential_form as form_of
+    from headfusion.proof.certify import kernel_question
+
+    text = " + ".join(_spec_2d(h) for h in heads)
+    _rational_polys(text)  # discards degenerate sums and e^b weights
+    P, Q, vertices = kernel_question(form_of(load_spec(text).model))
+    for m in range(1, vertices + 1):
+        plain = refute(P, Q, m, deadline=time.time() + 10)
+        tight = refute(P, Q, m, vertices=vertices, deadline=time.time() + 10)
+        if "unknown" in (plain.status, tight.status):
+            return
+        assert plain.status == tight.status, (text, m)
+        if tight.status == "unsat":
+            event(f"interior leaves: {'yes' if replay(P, Q, m, tight.evidence, vertices).get('interior') else 'no'}")
+        else:
+            return

@@ -167,3 +167,17 @@ def test_a_supplied_refutation_keeps_its_symmetries(tmp_path, monkeypatch, capsy
     assert claim["evidence"]["symmetries"] == [[1, 0]] and "symmetric images" in claim["statement"]
     code, out, _ = run_cli(capsys, "verify", str(path))
     assert code == 0
+
+
+def test_a_substitution_that_merges_factors_is_retried(tmp_path, monkeypatch, capsys):
+    """CI regression (hypothesis): with a = (1, 1), P′(y^a) and 1 + y^2 share a factor although P′ and
+    1 + x2^2 do not; certify crashed with a traceback.  A larger separating substitution is tried."""
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run_cli(capsys, "certify", "sigmoid(q1) + sigmoid(q1 + q2) + tanh(q2)", "--no-search", "--out", "o")
+    assert code == 0, err
+    cert = json.loads(next((tmp_path / "o").glob("*.json")).read_text())
+    entry = next(item for shape in next(c for c in cert["claims"] if c["id"] == "coprime")["evidence"]["shapes"]
+                 for item in shape["factors"] if item["reason"] == "bezout")
+    assert entry["substitution"] != [1, 1]
+    code, _, _ = run_cli(capsys, "verify", str(next((tmp_path / "o").glob("*.json"))))
+    assert code == 0

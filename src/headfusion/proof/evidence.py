@@ -74,14 +74,31 @@ def _is_kernel_binomial(f: LPoly) -> bool:
     return gcd(*(a - b for a, b in zip(u, v))) == 1 and (len(cu) == 1 or len(cv) == 1)
 
 
+BEZOUT_TRIES = 12  # substitutions tried before certify gives up on a factor
+
+
 def bezout(P: LPoly, f: LPoly) -> dict:
-    """A, B with A·P(y^a) + B·f(y^a) a nonzero monomial, a separating f's exponent differences (Lemma LC)."""
+    """A, B with A·P(y^a) + B·f(y^a) a nonzero monomial, a separating f's exponent differences (Lemma LC).
+
+    A substitution can merge terms so that P(y^a) and f(y^a) share a factor although P and f
+    do not (σ(q1) + σ(q1+q2) + tanh(q2) with a = (1, 1)); larger separating a are then tried.
+    """
     groups = list(x_support(f))
     r = P.nvars - 1
     widths = [max(e[c] for e in groups) - min(e[c] for e in groups) for c in range(r)]
-    a: list[int] = []
-    for c in range(r):
-        a.append(1 + sum(a[k] * widths[k] for k in range(c)))
+    for offset in range(BEZOUT_TRIES):
+        a: list[int] = []
+        for c in range(r):  # a_c > Σ_{k<c} a_k·width_k separates f's exponent differences (the kernel's test)
+            a.append(1 + (offset if c else 0) + sum(a[k] * widths[k] for k in range(c)))
+        found = _bezout_at(P, f, a)
+        if found is not None:
+            return found
+    raise ResourceLimit(f"no Bezout identity for a factor of Q' in {BEZOUT_TRIES} substitutions; "
+                        "certify cannot prove lowest terms for this function yet (analyze answers it)")
+
+
+def _bezout_at(P: LPoly, f: LPoly, a: list[int]) -> dict | None:
+    """The Bézout evidence for the substitution x ↦ y^a, or None when P(y^a) and f(y^a) share a factor."""
     y, t = sympy.symbols("y t")
 
     def substituted(p: LPoly) -> tuple[sympy.Expr, int, int]:
@@ -104,7 +121,7 @@ def bezout(P: LPoly, f: LPoly) -> dict:
                             f"the verification limit is {MAX_TERMS}")
     A, B, g = sympy.gcdex(sympy.Poly(p, y, domain="QQ(t)"), sympy.Poly(q, y, domain="QQ(t)"))
     if g.degree() != 0:
-        raise ValueError("no Bezout identity: the factor shares a factor with P'")
+        return None
     A_expr, B_expr = sympy.together(A.as_expr()), sympy.together(B.as_expr())
     den = sympy.lcm(sympy.fraction(A_expr)[1], sympy.fraction(B_expr)[1])
     result = []

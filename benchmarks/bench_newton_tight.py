@@ -55,7 +55,7 @@ from math import gcd
 import numpy as np
 
 from headfusion.algebra.expform import exponential_form
-from headfusion.bounds.polytope import explicit_vertices
+from headfusion.bounds.polytope import explicit_vertices, rank
 from headfusion.kernel.checks import check_exp_form, combined
 from headfusion.kernel.model import model_from_json
 from headfusion.kernel.refutation import search_box
@@ -105,22 +105,6 @@ def det(rows: list[list[int]]) -> int:
             if f:
                 a[i] = [x - f * y for x, y in zip(a[i], a[c])]
     return int(sign * result)
-
-
-def rank(vectors: list[Point]) -> int:
-    a = [[Fraction(x) for x in v] for v in vectors]
-    rk, cols = 0, len(a[0]) if a else 0
-    for c in range(cols):
-        piv = next((i for i in range(rk, len(a)) if a[i][c] != 0), None)
-        if piv is None:
-            continue
-        a[rk], a[piv] = a[piv], a[rk]
-        for i in range(len(a)):
-            if i != rk and a[i][c] != 0:
-                f = a[i][c] / a[rk][c]
-                a[i] = [x - f * y for x, y in zip(a[i], a[rk])]
-        rk += 1
-    return rk
 
 
 def primitive(v) -> Point:

@@ -56,6 +56,7 @@ def run_searches(
     note = None
     options = Options()
     supplied = supplied or {}
+    question = None  # (P′, Q′, V) as the kernel checks them: computed once, for the first refutation
     if set(supplied) - set(steps):
         asked = ", ".join(map(str, steps)) or "none"
         raise InputError(f"a refutation was supplied for m = {min(set(supplied) - set(steps))}; "
@@ -64,7 +65,8 @@ def run_searches(
         if m in supplied:
             if progress:
                 progress(f"search m = {m}: replaying the supplied refutation")
-            results.append({"status": "unsat", "atoms": m, "refutation": replayed_refutation(form, m, supplied[m])})
+            question = question or kernel_question(form)
+            results.append({"status": "unsat", "atoms": m, "refutation": replayed_refutation(question, m, supplied[m])})
             continue
         points = box_points(form, m)
         if points > CERT_MAX_BOX_POINTS:
@@ -82,7 +84,8 @@ def run_searches(
             queries[name] = result.query_text
             data["smt2_file"] = name
         if result.status == "unsat":
-            data["refutation"], why = find_refutation(form, m, timeout)
+            question = question or kernel_question(form)
+            data["refutation"], why = find_refutation(question, m, timeout)
             if data["refutation"] is None:
                 note = f"m = {m}: {why}; the solver's unsat stays testimony"
         results.append(data)
@@ -112,12 +115,12 @@ def kernel_question(form: ExpForm) -> tuple[dict, dict, int]:
     return P, Q, newton["count"]
 
 
-def replayed_refutation(form: ExpForm, m: int, evidence: dict) -> dict:
+def replayed_refutation(question: tuple[dict, dict, int], m: int, evidence: dict) -> dict:
     """A refutation found elsewhere, after the kernel's replay on this F (InputError if it does not close)."""
     from headfusion.kernel.base import CheckFailed as Rejected, SchemaError
     from headfusion.kernel.refutation import replay
 
-    P, Q, vertices = kernel_question(form)
+    P, Q, vertices = question
     try:
         replay(P, Q, m, evidence, vertices)
     except (Rejected, SchemaError) as exc:
@@ -127,17 +130,17 @@ def replayed_refutation(form: ExpForm, m: int, evidence: dict) -> dict:
     return {k: evidence[k] for k in ("tree", "multipliers", "symmetries") if k in evidence}
 
 
-def find_refutation(form: ExpForm, m: int, timeout: float) -> tuple[dict | None, str]:
+def find_refutation(question: tuple[dict, dict, int], m: int, timeout: float) -> tuple[dict | None, str]:
     """A refutation of "a head with at most m atoms" on the kernel's own question, or (None, why).
 
-    P′ and Q′ are computed by the kernel from the evidence the certificate will carry, so
-    the box and rows the producer works on are exactly those the kernel regenerates.
+    `question` = (P′, Q′, V) from `kernel_question`: computed by the kernel from the evidence the
+    certificate will carry, so the box and rows the producer works on are those the kernel regenerates.
     """
     import time
 
     from headfusion.solving.refute import refute
 
-    P, Q, vertices = kernel_question(form)
+    P, Q, vertices = question
     found = refute(P, Q, m, deadline=time.time() + timeout, vertices=vertices)
     if found.status == "unsat":
         return found.evidence, ""

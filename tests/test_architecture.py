@@ -10,7 +10,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "src" / "headfusion"
 # the one-way flow: a package may import itself and the packages before it
 ORDER = ["kernel", "spec", "algebra", "bounds", "solving", "proof", "render"]
 TOP = {"cli", "cli_certify", "cli_refute", "api", "errors", "guards", "__init__", "__main__"}
-KERNEL_BUDGET = 1000
+KERNEL_BUDGET = 1400  # physical lines: blank lines, docstrings and comments count
 
 
 def imports(path: Path) -> list[tuple[str, ast.AST, list[str]]]:
@@ -85,14 +85,15 @@ def test_the_statement_layer_imports_no_producer():
 
 
 def test_kernel_size_within_budget(capsys):
-    """The whole trusted base in lines of code (non-blank lines, docstrings and comments included)."""
+    """The whole trusted base in physical lines (every line counts), module by module."""
     texts = {p.name: p.read_text(encoding="utf-8").splitlines() for p in sorted((PACKAGE / "kernel").glob("*.py"))}
-    code = {name: sum(1 for line in lines if line.strip()) for name, lines in texts.items()}
-    physical = sum(len(lines) for lines in texts.values())
+    physical = {name: len(lines) for name, lines in texts.items()}
+    code = sum(1 for lines in texts.values() for line in lines if line.strip())
     with capsys.disabled():
-        print(f"\nkernel: {sum(code.values())} lines of code, {physical} with blank lines "
-              f"({', '.join(f'{k} {v}' for k, v in code.items())}); budget {KERNEL_BUDGET}")
-    assert sum(code.values()) <= KERNEL_BUDGET
+        print(f"\nkernel: {sum(physical.values())} physical lines ({code} non-blank): "
+              f"{', '.join(f'{k} {v}' for k, v in physical.items())}; budget {KERNEL_BUDGET}")
+    assert sum(physical.values()) <= KERNEL_BUDGET
+    assert "structure.py" in physical, "the residue-class and rigid-edge checks live in their own module"
 
 
 def test_no_module_is_too_long():

@@ -167,7 +167,7 @@ def test_fabricated_unsat_at_the_construction_size_is_rejected():
 def test_testimony_supports_nothing_and_cannot_raise_the_status():
     results = [{"status": "unsat", "atoms": 2, "solver": {"name": "z3", "version": "4"}, "query_sha256": "ab", "options": {}},
                {"status": "unknown", "atoms": 3}]
-    cert = certificate("sigmoid(q1) + sigmoid(2*q1)", None, results)
+    cert = certificate("sigmoid(q1) + sigmoid(3*q1)", None, results)  # no lemma meets the construction (2 ≤ m* ≤ 4)
     report = verify_certificate(cert)
     assert report.ok
     outcomes = {r[0]: r[2] for r in report.rows}
@@ -301,7 +301,7 @@ def mutations(value: object):
 
 
 # Alternative evidence for the same checked statement: another separating witness of the
-# same vertex, another face-limit direction with the same limits (symmetric F).  The kernel
+# same vertex or of the same rigid edge, another face-limit direction with the same limits (symmetric F).  The kernel
 # re-checks such evidence; it changes no statement, number of the summary, verdict or dependency.
 def alternative(cert: dict, path: tuple) -> bool:
     """A witness coordinate of a Newton vertex, or a face-limit direction."""
@@ -310,7 +310,8 @@ def alternative(cert: dict, path: tuple) -> bool:
     cid, rest = cert["claims"][path[1]]["id"], path[3:]
     witness = cid == "lower:newton" and len(rest) >= 5 and rest[0] == "shapes" and rest[2] == "vertices" and rest[4] == 1
     direction = cid == "lower:face" and len(rest) >= 3 and rest[0] == "nodes" and rest[2] == "direction"
-    return witness or direction
+    edge = cid == "lower:edges" and len(rest) >= 5 and rest[0] == "shapes" and rest[2] == "edges" and rest[4] == 2
+    return witness or direction or edge
 
 
 def fuzz_accepted(cert: dict) -> list:
@@ -393,10 +394,10 @@ def test_the_kernel_loads_no_solver_and_no_producer():
 
 @pytest.fixture(scope="module")
 def refuted() -> dict:
-    """σ(q1)+σ(2q1): m* = 4 proved by replayed refutations at m = 2 and m = 3."""
+    """σ(q1)+σ(3q1): m* = 4 proved by replayed refutations at m = 2 and m = 3 (Q′ = 1 + x³: no lemma beyond V = 2)."""
     from headfusion.proof.certify import certify
 
-    cert = certify(load_spec("sigmoid(q1) + sigmoid(2*q1)"), ["headfusion", "certify"], search_timeout=60).certificate
+    cert = certify(load_spec("sigmoid(q1) + sigmoid(3*q1)"), ["headfusion", "certify"], search_timeout=60).certificate
     return json.loads(json.dumps(cert))
 
 
@@ -469,7 +470,7 @@ def test_the_box_is_the_kernels_own(refuted):
 
 @pytest.mark.parametrize("spec,statement", [
     ("W", r"$m^*(F_d)=2^d$"), ("tanh-sum", r"$m^*(F_d)=2^d$"), ("proofs/sigmoid_sum.toml", r"$m^*(F_d)=2^d$"),
-    ("proofs/three_atom_sum.toml", r"$2^d\le m^*(F_d)\le 3^d$"),
+    ("proofs/three_atom_sum.toml", r"$m^*(F_d)=3^d$"),
 ])
 def test_every_d_certificates_verify(spec, statement):
     from headfusion.proof.certify import certify_every_d
@@ -492,7 +493,7 @@ def test_every_d_needs_the_shape_condition():
     cert["spec"]["every_d"] = True
     assert "def:F" in rejected(cert)
     cert = json.loads(json.dumps(certify_every_d("proofs/three_atom_sum.toml", ["x"]).certificate))
-    claim(cert, "theorem")["statement"] = claim(cert, "theorem")["statement"].replace(r"2^d\le", r"3^d\le")
+    claim(cert, "theorem")["statement"] = claim(cert, "theorem")["statement"].replace(r"=3^d", r"=2^d")
     assert "theorem" in rejected(cert)
     swapped = json.loads(json.dumps(certify_every_d("W", ["x"]).certificate))
     swapped["spec"]["text"] = "tanh-sum"  # the block is rebuilt from the spec: σ is not tanh

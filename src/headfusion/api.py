@@ -43,6 +43,21 @@ class Analysis:
         """The fused head's atoms ({key, weight, value}), when listed."""
         return self.data["fused_head"].get("atoms_list")
 
+    @property
+    def lower_bound_method(self) -> str | None:
+        """The lemma of the strongest lower bound: Newton (L5), face limits (L6), residue classes (LK) or rigid edges (LE)."""
+        return self.data.get("lower_bound_method")
+
+    @property
+    def residue_classes(self) -> dict | None:
+        """Lemma LK's instance (per block: lattice, tilt, class sums), when it gives a bound above Newton's."""
+        return self.data.get("residue_classes")
+
+    @property
+    def rigid_edges(self) -> dict | None:
+        """Lemma LE's instance (per block: tree edges with witnesses and face limits), when it applies."""
+        return self.data.get("rigid_edges")
+
     def _repr_latex_(self) -> str:
         if self.minimum is not None:
             core = rf"m^*(F) = {_tex_int(self.minimum)}"

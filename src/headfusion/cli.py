@@ -102,6 +102,17 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     out.write(
         f"lower bound: {_big(lower)} ({result['lower_bound_method']})\n" if lower is not None else "lower bound: not computed\n"
     )
+    classes, edges = result.get("residue_classes"), result.get("rigid_edges")
+    if classes:  # Lemma LK's instance: one line per block (the JSON has every class)
+        for b in classes["blocks"][:3]:
+            sums = sorted({c["sum"] for c in b["class_sums"]})
+            tilt = "" if all(t == "1" for t in b["tilt"]) else f", tilt {', '.join(b['tilt'])}"
+            out.write(f"  residue classes (LK): m* >= {_big(classes['bound'])}; block {b['block']}: {b['index']} classes{tilt}, "
+                      f"every class sum = {sums[0]}\n")
+    if edges:
+        count = sum(len(b["edges"]) for b in edges["blocks"])
+        out.write(f"  rigid edges (LE): m* >= {_big(edges['bound'])}; {count} tree edge{'s' if count != 1 else ''} with non-constant "
+                  f"face limits, |supp Q'| = {_big(edges['support'])} > V = {_big(edges['vertices'])}\n")
     minimum = result["minimum"]
     out.write(f"minimum m*: {_big(minimum)}\n" if minimum is not None else "minimum m*: undecided by bounds\n")
     atoms = result["fused_head"].get("atoms_list")

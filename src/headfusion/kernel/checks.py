@@ -149,7 +149,7 @@ def check_newton(model: Model, ev: dict, facts: Facts) -> Result:
     """Vertices of Newt(Q′_B) per shape (witnesses, or a parallelepiped of binomials); product over blocks (L5, LP)."""
     exp, factors = facts["exp-form"], facts["coprime"]["factors"]
     require(len(ev["shapes"]) == len(exp["shapes"]), "one Newton entry per shape expected")
-    counts, methods = [], set()
+    counts, methods, listed_sets = [], set(), []
     for i, (item, (_, _, rank, _, Qr)) in enumerate(zip(ev["shapes"], exp["shapes"])):
         support = list(x_groups(Qr))
         if item["method"] == "parallelepiped":
@@ -160,6 +160,7 @@ def check_newton(model: Model, ev: dict, facts: Facts) -> Result:
                 directions.append([Fraction(x - y) for x, y in zip(g[0], g[1])])
             require(_rank(directions) == len(directions), f"shape {i}: binomial directions are not independent")
             counts.append(2 ** len(directions))
+            listed_sets.append(None)
         else:
             require(item["method"] == "vertices", f"shape {i}: unknown method")
             listed = item["vertices"]
@@ -172,11 +173,13 @@ def check_newton(model: Model, ev: dict, facts: Facts) -> Result:
                 require(all(sum(x * y for x, y in zip(c, u)) < top for u in support if u != v), f"shape {i}: witness {c} fails at {list(v)}")
                 vertices.add(v)
             counts.append(len(vertices))
+            listed_sets.append(frozenset(vertices))
         methods.add(item["method"])
     total = prod(counts[s] for s in exp["blocks"])
     how = " and ".join(sorted({"integer witnesses" if m == "vertices" else "parallelepipeds" for m in methods})) or "no variables"
     deps = ["coprime", "exp-form", "lemma:L5", "lemma:LP"] + (["lemma:LZ"] if "parallelepiped" in methods else [])
-    return {"count": total}, deps, say.newton(total, how)
+    # per shape: V_B and, for listed vertices, the set (lower:classes mixes V_B in, lower:edges spans it)
+    return {"count": total, "shapes": list(zip(counts, listed_sets))}, deps, say.newton(total, how)
 
 
 def _rank(vectors: list[list[Fraction]]) -> int:

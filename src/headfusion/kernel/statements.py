@@ -18,6 +18,8 @@ LEMMAS: dict[str, tuple[str, tuple[str, ...], str]] = {
     "LP": ("Product", (), r"For blocks on disjoint variables with $\gcd(P'_B,Q'_B)=1$, $F=c+\sum_B P'_B/Q'_B$ has lowest-terms denominator $Q'=\prod_B Q'_B$; block heads $N_B/D_B$ give a product head with $\prod_B|\operatorname{supp}D_B|$ atoms, and $\operatorname{Newt}(Q')=\prod_B\operatorname{Newt}(Q'_B)$ has $\prod_B\#\operatorname{vert}$ vertices."),
     "LC": ("Coprimality certificates", (), r"If $Q'=u\prod_i f_i^{e_i}$ with $u$ a unit and each $f_i$ coprime to $P'$, then $\gcd(P',Q')=1$. A binomial with a primitive exponent difference and a monomial coefficient is irreducible; one that leaves a remainder on $P'$ is coprime to it. If $a$ separates the differences of $\operatorname{supp}f$ and $AP'(y^a)+A'f(y^a)$ is a nonzero monomial, then $f$ is coprime to $P'$."),
     "LZ": ("Parallelepipeds", (), r"A product of binomials whose exponent differences are linearly independent has a Newton polytope with $2^k$ vertices, $k$ the number of binomials."),
+    "LK": ("Residue classes", ("L4", "L5", "LP"), r"Let $F=P'/Q'$ be in lowest terms, $M_B\subseteq\Lambda_B$ a sublattice of index $k_B$ and $\rho_B$ a vector of positive reals. If, for every block $B$ of a set $\mathcal{K}$, the sums of the coefficients of $Q'_B(\rho_B\odot x)$ over the $k_B$ classes of $\Lambda_B/M_B$ all equal one number $c_B\ne0$, then $m^*(F)\ge\prod_{B\in\mathcal{K}}k_B\cdot\prod_{B\notin\mathcal{K}}\#\operatorname{vert}\operatorname{Newt}(Q'_B)$."),
+    "LE": ("Rigid edges", ("L4", "L5", "LP"), r"Let $F=P'/Q'$ be in lowest terms and $V=\#\operatorname{vert}\operatorname{Newt}(Q')$. For an edge of $\operatorname{Newt}(Q'_B)$ exposed by an integer vector $c$, let $P'_{B,c}$ and $Q'_{B,c}$ be the terms of $P'_B$ and $Q'_B$ on the top $c$-level of $Q'_B$; the edge is \emph{rigid} if $\max_cP'_B\le\max_cQ'_B$ and $P'_{B,c}/Q'_{B,c}$ is not constant. If for every block the vertices of $\operatorname{Newt}(Q'_B)$ are joined by a tree of rigid edges and $|\operatorname{supp}Q'|>V$, then $m^*(F)\ge V+1$."),
     "LR": ("Refutations", ("L3", "L4", "L5"), r"If a refutation tree over the box of Lemma L3 closes every leaf (by count, lowest layer, Farkas multipliers, as the image of a node closed before it under a coordinate permutation $\pi$ with $P'\circ\pi=\lambda P'$, $Q'\circ\pi=\lambda Q'$, $\lambda>0$, that keeps the box and maps that node's OUT and IN points into the leaf's, or, when $m$ is at most the number $V$ of vertices of $\operatorname{Newt}(Q')$ certified by the Newton claim, by a point IN that is a convex combination of other points IN: by Lemma L5 every point of $\operatorname{supp}D$ is then a vertex of $\operatorname{Newt}(D)$), no head with at most $m$ atoms represents $F$."),
 }
 
@@ -74,6 +76,24 @@ def refutation(m: int, leaves: dict[str, int]) -> str:
     extra = "".join(f", {leaves[k]} {name}" for k, name in (("image", "symmetric images"), ("interior", "interior")) if leaves[k])
     return (rf"No head with at most {m} atoms represents $F$: a refutation tree with {sum(leaves.values()) - leaves['split']} leaves "
             rf"({leaves['count']} count, {leaves['layer']} layer, {leaves['farkas']} Farkas{extra}) closes the box of Lemma L3; hence $m^*(F)\ge {m + 1}$.")
+
+
+def plural(n: int, word: str, words: str | None = None) -> str:
+    """'1 edge', '3 edges'."""
+    return f"{n} {word if n == 1 else (words or word + 's')}"
+
+
+def classes(indices: list[int], bound: int, mixed: bool) -> str:
+    shapes = "one block shape" if len(indices) == 1 else f"{len(indices)} block shapes"
+    others = ", and Lemma L5 for the other blocks" if mixed else ""
+    return (rf"For {shapes} the class sums of $Q'_B(\rho_B\odot x)$ modulo a sublattice of index {', '.join(map(str, indices))} "
+            rf"are all equal and nonzero (Table~\ref{{tab:classes}}); by Lemma LK{others}, $m^*(F)\ge {tex_int(bound)}$.")
+
+
+def edges(count: int, vertices: int, support: int) -> str:
+    return (rf"Spanning trees of {plural(count, 'rigid edge')}, each with its exposing witness (Table~\ref{{tab:edges}}), join the "
+            rf"vertices of every block's Newton polytope; $V={tex_int(vertices)}$ and $|\operatorname{{supp}}Q'|={tex_int(support)}>V$, "
+            rf"so by Lemma LE, $m^*(F)\ge {tex_int(vertices + 1)}$.")
 
 
 def head(atoms: int) -> str:

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
-from headfusion.kernel import checks, statements as say
+from headfusion.kernel import checks, statements as say, structure
 from headfusion.kernel.base import CheckFailed, SchemaError, parse_json, read_certificate_text, require, sha256
 from headfusion.kernel.model import Model, model_from_json
 
@@ -24,13 +24,15 @@ KINDS: dict[str, tuple[str, str, Callable]] = {  # check: (kind, title, function
     "construction": ("construction", "Construction", checks.check_construction),
     "newton": ("lower-bound", "Newton-polytope bound", checks.check_newton),
     "face-limits": ("lower-bound", "Face-limit bound", checks.check_faces),
+    "classes": ("lower-bound", "Residue-class bound", structure.check_classes),
+    "edges": ("lower-bound", "Rigid-edge bound", structure.check_edges),
     "refutation": ("refutation", "No smaller head", checks.check_refutation),
     "head": ("construction", "A smaller head", checks.check_head),
     "testimony": ("testimony", "Solver testimony", checks.check_testimony),
     "unknown": ("undecided", "Undecided search", checks.check_unknown),
 }
 FIXED = {"def:F": "definition", "exp-form": "exp-form", "coprime": "coprime", "upper": "construction",
-         "lower:newton": "newton", "lower:face": "face-limits"}
+         "lower:newton": "newton", "lower:face": "face-limits", "lower:classes": "classes", "lower:edges": "edges"}
 REQUIRED = ("def:F", "exp-form", "coprime", "upper", "lower:newton", "theorem")
 
 
@@ -87,20 +89,23 @@ def rebuild(spec: dict) -> tuple[dict, dict]:
 def theorem_facts(facts: dict, every_d: bool = False) -> tuple[dict, list[str], str]:
     """The theorem's numbers, dependencies and statement from the checked claims.
 
-    For every d (Lemma LP over d disjoint copies of the block): V^d ≤ m*(F_d) ≤ A^d, with V the
-    block's Newton vertices and A its construction; searches about the block are not used.
+    The lower bound is the strongest checked one; `lower_by` names the first claim that gives it.
+    For every d (Lemma LP over d disjoint copies of the block): X^d ≤ m*(F_d) ≤ A^d, with X the
+    block's Newton or residue-class bound (LK mixes with L5 per block) and A its construction;
+    searches, face limits and rigid edges of the block are not used (they do not multiply).
     """
+    found = [("lower:newton", facts["lower:newton"]["count"])] + [(i, facts[i]["bound"]) for i in ("lower:classes", "lower:edges", "lower:face") if i in facts]
     if every_d:
-        lower, upper = facts["lower:newton"]["count"], facts["upper"]["atoms"]
-        deps = ["upper", "lower:newton", "lemma:LP"]
+        found = [(i, b) for i, b in found if i in ("lower:newton", "lower:classes")]
+        deps = ["upper", "lemma:LP"] + [i for i, _ in found]
     else:
-        lower = max([facts["lower:newton"]["count"]] + [f["lower"] for f in facts.values() if "lower" in f]
-                    + ([facts["lower:face"]["bound"]] if "lower:face" in facts else []))
-        upper = min([facts["upper"]["atoms"]] + [f["upper"] for f in facts.values() if "upper" in f])
-        deps = ["upper", "lower:newton"] + [i for i in facts if i == "lower:face" or i.startswith("search:")]
+        found += [(i, f["lower"]) for i, f in facts.items() if "lower" in f]
+        deps = ["upper"] + [i for i, _ in found] + [i for i, f in facts.items() if "upper" in f and i != "upper"]
+    by, lower = max(found, key=lambda item: item[1])
+    upper = min([facts["upper"]["atoms"]] + [f["upper"] for f in facts.values() if "upper" in f])
     require(lower <= upper, f"checked bounds contradict each other ({lower} > {upper})")
     status = "proved" if lower == upper else "bounds"
-    expected = {"lower": lower, "upper": upper, "minimum": lower if lower == upper else None, "status": status}
+    expected = {"lower": lower, "upper": upper, "minimum": lower if lower == upper else None, "status": status, "lower_by": by}
     return expected, deps, (say.every_d(lower, upper) if every_d else say.theorem(lower, upper))
 
 
@@ -112,6 +117,9 @@ def summary(model: Model, facts: dict, every_d: bool = False) -> dict:
         "lower_bound": theorem["lower"], "upper_bound": theorem["upper"], "minimum": theorem["minimum"],
         "status": theorem["status"], "newton_vertices": facts["lower:newton"]["count"],
         "face_limit_bound": facts["lower:face"]["bound"] if "lower:face" in facts else None,
+        "residue_class_bound": facts["lower:classes"]["bound"] if "lower:classes" in facts else None,
+        "rigid_edge_bound": facts["lower:edges"]["bound"] if "lower:edges" in facts else None,
+        "lower_bound_claim": theorem["lower_by"],
         "refutations": sum(1 for i in facts if i.startswith("search:") and "lower" in facts[i]),
         "testimony_lower": max((f["testimony"] for f in facts.values() if "testimony" in f), default=None),
         "every_d": every_d,

@@ -6,6 +6,7 @@ Pure: takes a Spec, returns JSON-ready data.  Printing happens in cli.py.
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from typing import IO, Iterator
 
 from headfusion.algebra.expform import ExpForm, exponential_form, x_support
@@ -14,6 +15,8 @@ from headfusion.spec.numbers import rational_to_json
 from headfusion.algebra.exact import t_poly_text
 from headfusion.algebra.laurent import LPoly
 from headfusion.spec.load import Spec
+from headfusion.bounds.lower import MAX_LISTED_WITNESSES, lower_bound_summary, newton_bound
+from headfusion.bounds.structural import structural_bounds
 
 MAX_FORM_BLOCKS_SHOWN = 12
 MAX_FORM_TERMS_SHOWN = 64
@@ -131,9 +134,7 @@ def analyze(spec: Spec, list_atoms: bool = True, with_bounds: bool = True, strea
     if list_atoms:
         check_list_size(form, stream)  # before the bounds: refuse early
     if with_bounds:
-        from headfusion.bounds.lower import lower_bound_summary  # filled by the lower-bounds module
-
-        result.update(lower_bound_summary(form))
+        result.update(lower_bounds_report(form))
     if list_atoms:
         result["fused_head"]["atoms_list"] = AtomStream(form) if stream else list(atom_dicts(form))
     return result
@@ -169,3 +170,61 @@ def write_json(data: dict, out: IO[str], chunk: int = 2048) -> None:
         out.write(("[\n" if first else ",\n") + ",\n".join(pending))
         first = False
     out.write("[]" + after if first else "\n" + " " * indent + "]" + after)
+
+
+MAX_REPORTED_BLOCKS = 12  # analyze lists the instances of the first blocks only (as the exponential form does)
+
+
+def _tilt_json(tilt, scale: int) -> list[str]:
+    """ρ_c = r_c·e^(s_c/L) as text ("1" when there is no tilt in that coordinate)."""
+    out = []
+    for r, s in tilt:
+        parts = ([] if r == 1 and s else [str(rational_to_json(r))]) + ([f"exp({rational_to_json(Fraction(s, scale))})"] if s else [])
+        out.append("*".join(parts))
+    return out
+
+
+def lower_bounds_report(form: ExpForm, witness_cap: int = MAX_LISTED_WITNESSES) -> dict:
+    """The lower-bound fields of `analyze`: Newton and face limits (`lower_bound_summary`), LK and LE.
+
+    `lower_bound_method` names the lemma of the strongest bound; `residue_classes` and
+    `rigid_edges` carry their instances (class sums; tree edges with witnesses and face limits).
+    """
+    result = lower_bound_summary(form, witness_cap)
+    newton = newton_bound(form)
+    structure = structural_bounds(form, newton)
+    scale = form.t_scale
+    classes = None
+    if structure.class_bound is not None:
+        blocks = []
+        for i, (block, found) in enumerate(zip(form.blocks, structure.classes)):
+            if found is None or len(blocks) >= MAX_REPORTED_BLOCKS:
+                continue
+            blocks.append({"block": i + 1, "index": found.index, "lattice": [list(row) for row in found.basis],
+                           "tilt": _tilt_json(found.tilt, scale),
+                           "class_sums": [{"class": list(rep), "sum": t_poly_text(dict(s), scale)} for rep, s in found.sums]})
+        classes = {"bound": structure.class_bound, "t": None if scale == 1 else f"exp(1/{scale})",
+                   "blocks_with_classes": sum(1 for c in structure.classes if c is not None), "blocks": blocks}
+    edges = None
+    if structure.edges is not None:
+        blocks = []
+        for i, (block, tree) in enumerate(zip(form.blocks, structure.edges.trees)):
+            if len(blocks) >= MAX_REPORTED_BLOCKS:
+                break
+            names = [f"x{k + 1}" for k in range(block.rank)]
+            rows = []
+            for e in tree:
+                shift = lambda p: LPoly(block.rank + 1, {tuple(a - b for a, b in zip(x[:-1], e.u)) + x[-1:]: c for x, c in p.items()})  # noqa: E731
+                rows.append({"u": list(e.u), "w": list(e.w), "witness": list(e.witness),
+                             "face_limit": f"({poly_text(shift(e.face_P), names, scale)}) / ({poly_text(shift(e.face_Q), names, scale)})"})
+            blocks.append({"block": i + 1, "edges": rows})
+        edges = {"bound": structure.edges.bound, "vertices": structure.edges.vertices, "support": structure.edges.support,
+                 "blocks": blocks}
+    result["residue_classes"], result["rigid_edges"] = classes, edges
+    face = result.get("face_limit_bound") or 0
+    bound, lemma = structure.best
+    if bound > max(result["lower_bound"], face) or (bound == result["lower_bound"] and lemma != "L5" and face < bound):
+        result["lower_bound"] = bound
+        result["lower_bound_method"] = {"LK": "residue-classes (LK)", "LE": "rigid-edges (LE)"}[lemma]
+        result["minimum"] = bound if bound == form.upper_bound else None
+    return result

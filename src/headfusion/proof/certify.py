@@ -1,10 +1,9 @@
 """`certify`: bounds, the searches a certificate needs, and the certificate data.
 
-Search policy (untrusted, solver evidence only):
-* bounds meet (lower = upper): ask the solver for lower − 1 atoms as an independent
-  confirmation, when the L3 box is small enough;
-* bounds apart: ask for m = lower, lower + 1, … until a head is found (SAT) or the
-  budget or the box size stops the search.
+Search policy: the lower bound is the strongest proved one (Newton, face limits, residue
+classes LK, rigid edges LE); when it meets the construction nothing is searched.  Otherwise
+ask for m = lower, lower + 1, … until a head is found (SAT) or the budget or the box size
+stops the search; an unsat answer becomes a refutation the kernel replays, or testimony.
 """
 
 from __future__ import annotations
@@ -14,6 +13,7 @@ from typing import Callable
 
 from headfusion.algebra.expform import ExpForm, exponential_form
 from headfusion.bounds.lower import face_limit_bound, newton_bound
+from headfusion.bounds.structural import structural_bounds
 from headfusion.proof.claims import build_certificate
 from headfusion.spec.errors import InputError
 from headfusion.spec.model import Spec
@@ -49,8 +49,7 @@ def run_searches(
     if not form.is_rational:
         return [], {}, "search not applicable: transcendental weights e^b cannot be expressed in linear real arithmetic"
     upper = form.upper_bound
-    steps = [lower - 1] if lower == upper else list(range(lower, upper))
-    steps = [m for m in steps if m >= 1]
+    steps = list(range(lower, upper))  # only above the strongest proved bound: nothing to search when they meet
     results: list[dict] = []
     queries: dict[str, str] = {}
     note = None
@@ -183,13 +182,14 @@ def certify(
     form = exponential_form(spec.model)
     newton = newton_bound(form)
     face = face_limit_bound(spec.model)
+    structure = structural_bounds(form, newton)
     results: list[dict] = []
     queries: dict[str, str] = {}
     note = "search not run (--no-search)"
     if search:
-        lower = max(newton.count, face[0] or 0)
+        lower = max(structure.best[0], face[0] or 0)
         results, queries, note = run_searches(spec, form, lower, search_timeout, progress, timings, refutations)
-    certificate = build_certificate(spec, command, results, [note] if note else [], bounds=(form, newton, face))
+    certificate = build_certificate(spec, command, results, [note] if note else [], bounds=(form, newton, face, structure))
     return Certified(certificate, queries)
 
 

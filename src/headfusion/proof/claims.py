@@ -15,6 +15,7 @@ from typing import Any
 from headfusion import __version__
 from headfusion.algebra.expform import exponential_form
 from headfusion.bounds.lower import face_limit_bound, newton_bound
+from headfusion.bounds.structural import structural_bounds
 from headfusion.kernel import statements
 from headfusion.kernel.base import CheckFailed, sha256
 from headfusion.kernel.model import model_from_json
@@ -94,6 +95,8 @@ def lemmas_for(drafts: list[tuple[str, dict]]) -> list[str]:
     ids = {cid for cid, _ in drafts}
     wanted = {"L1", "L5", "LC", "LP"}
     wanted |= {"L6"} if "lower:face" in ids else set()
+    wanted |= {"LK"} if "lower:classes" in ids else set()
+    wanted |= {"LE"} if "lower:edges" in ids else set()
     wanted |= {"LR"} if any("tree" in ev for _, ev in drafts) else set()
     newton = dict(drafts)["lower:newton"]
     wanted |= {"LZ"} if any(s["method"] == "parallelepiped" for s in newton["shapes"]) else set()
@@ -112,8 +115,9 @@ def build_certificate(spec: Spec, command: list[str], search_results: list[dict]
     model = spec.model
     if bounds is None:
         form = exponential_form(model)
-        bounds = (form, newton_bound(form), face_limit_bound(model))
-    form, newton, (face, tree, face_note) = bounds
+        newton = newton_bound(form)
+        bounds = (form, newton, face_limit_bound(model), structural_bounds(form, newton, edges=every_d is None))
+    form, newton, (face, tree, face_note), structure = bounds
     cert: dict[str, Any] = {"format": FORMAT, "spec": spec_json(spec, every_d), "model": model.to_json()}
     coprime = evidence.coprimality_evidence(form)
     drafts: list[tuple[str, dict]] = [
@@ -121,8 +125,12 @@ def build_certificate(spec: Spec, command: list[str], search_results: list[dict]
         ("exp-form", evidence.exp_form_evidence(form)),
         ("coprime", coprime),
         ("upper", evidence.construction_evidence(form)),
-        ("lower:newton", evidence.newton_evidence(newton, coprime)),
+        ("lower:newton", evidence.newton_evidence(newton, coprime, listed=structure.use_edges)),
     ]
+    if structure.use_classes:
+        drafts.append(("lower:classes", evidence.classes_evidence(form, structure)))
+    if structure.use_edges and every_d is None:
+        drafts.append(("lower:edges", evidence.edges_evidence(form, structure)))
     if tree is not None and every_d is None:
         drafts.append(("lower:face", evidence.face_evidence(tree)))
     drafts += search_claims(search_results or [])

@@ -16,6 +16,7 @@ from headfusion.algebra.laurent import LPoly
 from headfusion.bounds.facelimits import FaceNode
 from headfusion.bounds.lower import NewtonBound
 from headfusion.bounds.polytope import explicit_vertices, rank
+from headfusion.bounds.structural import StructuralBounds
 from headfusion.kernel.base import MAX_TERMS
 from headfusion.spec.errors import ResourceLimit
 
@@ -158,8 +159,11 @@ def construction_evidence(form: ExpForm) -> dict:
     return {"heads": [{"N": poly_json(b.head_numerator.terms), "D": poly_json(b.head_denominator.terms)} for b in shapes]}
 
 
-def newton_evidence(bound: NewtonBound, coprime: dict) -> dict:
-    """Per shape: "parallelepiped" when Q′_B's factors are independent binomials, else vertices with witnesses."""
+def newton_evidence(bound: NewtonBound, coprime: dict, listed: bool = False) -> dict:
+    """Per shape: "parallelepiped" when Q′_B's factors are independent binomials, else vertices with witnesses.
+
+    `listed`: vertices with witnesses for every shape (the rigid-edge claim spans them).
+    """
     shapes, assignment = block_shapes(bound.form)
     out = []
     for i, b in enumerate(shapes):
@@ -168,7 +172,7 @@ def newton_evidence(bound: NewtonBound, coprime: dict) -> dict:
         for item in factors:
             exps = sorted({tuple(e[:-1]) for e, _ in item["poly"]})
             directions.append(tuple(x - y for x, y in zip(exps[0], exps[-1])) if len(exps) == 2 else None)
-        if None not in directions and rank(directions) == len(directions):
+        if not listed and None not in directions and rank(directions) == len(directions):
             out.append({"method": "parallelepiped"})
             continue
         nb = bound.blocks[assignment.index(i)]
@@ -213,3 +217,25 @@ def poly_of(data: list, nvars: int) -> dict[tuple[int, ...], Fraction]:
     from headfusion.kernel.poly import poly_from_json
 
     return poly_from_json(data, nvars)
+
+
+def classes_evidence(form: ExpForm, structure: StructuralBounds) -> dict:
+    """Per shape: the residue classes of Lemma LK (lattice basis, tilt, class-sum table), or null."""
+    shapes, assignment = block_shapes(form)
+    out = []
+    for i in range(len(shapes)):
+        found = structure.classes[assignment.index(i)]
+        out.append(None if found is None else {
+            "lattice": [list(row) for row in found.basis],
+            "tilt": [[rational_to_json(r), s] for r, s in found.tilt],
+            "sums": [[list(rep), [[k, rational_to_json(c)] for k, c in total]] for rep, total in found.sums],
+        })
+    return {"shapes": out}
+
+
+def edges_evidence(form: ExpForm, structure: StructuralBounds) -> dict:
+    """Per shape: the spanning tree of rigid edges of Lemma LE, each [u, w, witness]."""
+    shapes, assignment = block_shapes(form)
+    assert structure.edges is not None
+    return {"shapes": [{"edges": [[list(e.u), list(e.w), list(e.witness)] for e in structure.edges.trees[assignment.index(i)]]}
+                       for i in range(len(shapes))]}

@@ -8,7 +8,7 @@ from dataclasses import asdict, dataclass
 from typing import Callable
 
 from headfusion.algebra.expform import exponential_form
-from headfusion.bounds.lower import lower_bound_summary
+from headfusion.proof.analysis import lower_bounds_report
 from headfusion.spec.expressions import SpecError
 from headfusion.spec.load import load_spec
 
@@ -60,7 +60,7 @@ def explore(
         if spec.kind == "expression":
             raise SpecError("explore needs a parameterised spec (a family name or a proofs/*.toml file)")
         form = exponential_form(spec.model)
-        summary = lower_bound_summary(form, witness_cap=0)
+        summary = lower_bounds_report(form, witness_cap=0)
         lower, upper = summary["lower_bound"], form.upper_bound
         minimum, decided, note = (lower, "bounds", None) if lower == upper else (None, "unknown", None)
         if minimum is None:

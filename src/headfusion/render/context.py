@@ -19,6 +19,7 @@ from headfusion.render.notation import formula_tex
 from headfusion.render.files import sanitize_slug
 from headfusion.render.search import refutations_context, testimony_context
 from headfusion.render.sketch import proof_sketch
+from headfusion.render.structure import classes_context, edges_context
 from headfusion.render.sections import construction_context, exp_form_context, faces_context, heads_context
 from headfusion.render.tex import math_safe_statement, tex_breakable, tex_int, tex_note, tex_text
 
@@ -206,6 +207,9 @@ def build_context(cert: dict) -> dict:
         "exp": exp_form_context(cert, claims),
         "construction": construction_context(claims),
         "faces": faces_context(cert, claims),
+        "classes": classes_context(summary, claims),
+        "edges": edges_context(summary, claims),
+        "lower_by": summary.get("lower_bound_claim"),
         "refutations": refutations,
         "testimony": testimony_context(cert),
         "claims": _claim_rows(claims_list, names),

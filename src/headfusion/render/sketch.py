@@ -53,6 +53,40 @@ def _newton_sentence(cert: dict, claims: dict[str, dict]) -> str:
     return " ".join(parts)
 
 
+def _classes_sentence(claims: dict[str, dict], summary: dict) -> str | None:
+    """Lemma LK in one paragraph, with the instance of the first shape that uses it."""
+    claim = claims.get("lower:classes")
+    if claim is None:
+        return None
+    shapes = [(i, s) for i, s in enumerate(claim["evidence"]["shapes"]) if s is not None]
+    i, first = shapes[0]
+    k = len(first["sums"])
+    tilted = any(str(r) != "1" or int(t) != 0 for r, t in first["tilt"])
+    where = f" of Shape~{i + 1}" if len(claim["evidence"]["shapes"]) > 1 else ""
+    poly = r"Q'_B(\rho\odot x)" if tilted else "Q'_B"
+    tilt = " (after a positive tilt of the variables, which keeps supports and signs)" if tilted else ""
+    return (
+        r"Residue classes give more (Lemma~\ref{lem:LK}, Table~\ref{tab:classes}): the coefficients of"
+        rf" ${poly}${where} add up to the same nonzero number on each of the ${k}$ classes modulo a sublattice of index ${k}${tilt}."
+        r" A product $gQ'$ then has the same sum on every class, and for a head $D=gQ'$ with positive coefficients that sum is"
+        rf" positive, so every class holds a term of $D$: $m^*(F)\ge {tex_int(summary['residue_class_bound'])}$."
+    )
+
+
+def _edges_sentence(claims: dict[str, dict], summary: dict) -> str | None:
+    """Lemma LE in one paragraph."""
+    if "lower:edges" not in claims:
+        return None
+    V, bound = summary["newton_vertices"], summary["rigid_edge_bound"]
+    return (
+        rf"Rigid edges rule out a head with exactly $V={tex_int(V)}$ atoms (Lemma~\ref{{lem:LE}}, Table~\ref{{tab:edges}}): in such a"
+        r" head every term of $D=gQ'$ is a vertex of $\Newt(D)$. Along each edge of a spanning tree of $\Newt(Q')$ the face limit"
+        r" of $F$ is not constant, and the face identity $D_cP'_c=N_cQ'_c$ then forces the matching edge of $\Newt(D)$ to have"
+        r" the same length; so $\Newt(g)$ is a point, $g$ is a monomial, and $D$ would have $|\supp Q'|>V$ terms."
+        rf" Hence $m^*(F)\ge {tex_int(bound)}$."
+    )
+
+
 def _face_sentence(claims: dict[str, dict], same: bool) -> str | None:
     claim = claims.get("lower:face")
     if claim is None:
@@ -89,6 +123,7 @@ def proof_sketch(cert: dict) -> dict[str, Any]:
         + rf" Hence every head for $F$ has at least ${tex_int(V)}$ atoms."
     )
     paragraphs.append(newton)
+    paragraphs += [text for text in (_classes_sentence(claims, summary), _edges_sentence(claims, summary)) if text]
     if "upper" in claims:
         blocks = claims.get("exp-form", {}).get("evidence", {}).get("blocks", [])
         built = _atoms_of(claims["upper"]["evidence"]["heads"], blocks) if blocks else U
@@ -103,10 +138,11 @@ def proof_sketch(cert: dict) -> dict[str, Any]:
             rf"A search found a smaller head, with ${tex_int(min(found))}$ atoms, checked by its coefficient identity"
             r" (Section~\ref{sec:refutations})."
         )
-    if refuted and max(refuted) + 1 > max(V, summary.get("face_limit_bound") or 0):
+    structural = max(V, *(summary.get(k) or 0 for k in ("face_limit_bound", "residue_class_bound", "rigid_edge_bound")))
+    if refuted and max(refuted) + 1 > structural:
         m = max(refuted)
         paragraphs.append(
-            rf"The polytope bounds stop at ${tex_int(max(V, summary.get('face_limit_bound') or 0))}$. A refutation tree"
+            rf"The structural bounds stop at ${tex_int(structural)}$. A refutation tree"
             rf" (Section~\ref{{sec:refutations}}) shows that no head with ${tex_int(m)}$ atoms exists: every head with"
             rf" at most ${tex_int(m)}$ atoms would be $D=gQ'$ with $g$ in a finite box (Lemmas~\ref{{lem:L3}}, \ref{{lem:L4}}),"
             rf" and the tree closes every case (Lemma~\ref{{lem:LR}}) {_closing_kinds(claims, V)},"

@@ -1,0 +1,181 @@
+"""Residue classes (Lemma LK, DESIGN §8): sublattices on whose classes Q′_B(ρ⊙x) sums to one number.
+
+If the k class sums of Q̃ = Q′_B(ρ⊙x) modulo a sublattice M of index k are all one c ≠ 0, every
+head D = g·Q′ has the same positive sum in every class, so at least k atoms.  This module only
+finds (M, ρ); `kernel.structure.check_classes` recomputes the sums, and the search below uses
+the kernel's own `class_sums` so that what is found is what the kernel will accept.
+
+The tilt ρ_c = r_c·t^(s_c) (r_c > 0 rational) undoes weights such as log 2 or e^(1/2):
+σ(q1 + 1/2) + σ(2q1 + 1) has Q′ = 1 + t x + t² x² + t³ x³ with t = e^(1/2), and ρ = 1/t gives
+1 + x + x² + x³, whose sums modulo 4 are 1, 1, 1, 1.  Candidates come from the factors of Q′_B
+whose support lies on a line: f = Σ_j a_j x^(u + j·v), j = 0..n, is balanced by ρ^v = (a_0/a_n)^(1/n).
+
+Lattices searched: every diagonal k_1Z × … × k_rZ with Π k_c ≤ |supp Q′_B|, then (rank ≤ 3)
+every Hermite normal form of index ≤ MAX_HNF_INDEX above the best diagonal one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import product
+from math import gcd, prod
+
+import sympy
+
+from headfusion.algebra.expform import Block, x_support
+from headfusion.kernel.structure import class_sums
+
+MAX_HNF_INDEX = 64
+MAX_HNF_RANK = 3
+MAX_CANDIDATES = 20_000  # lattices tried per tilt
+
+Tilt = tuple[tuple[Fraction, int], ...]
+
+
+@dataclass(frozen=True)
+class ClassBound:
+    """LK for one block: M (upper-triangular basis rows), the tilt and the table of class sums."""
+
+    index: int
+    basis: tuple[tuple[int, ...], ...]
+    tilt: Tilt
+    sums: tuple[tuple[tuple[int, ...], tuple[tuple[int, Fraction], ...]], ...]  # (class representative, Σ as t-polynomial)
+
+
+def _balanced(Q: dict, basis: list[list[int]], tilt: Tilt) -> dict | None:
+    """The class sums when they are all equal and nonzero, else None."""
+    sums = class_sums(Q, basis, list(tilt))
+    if len(sums) != prod(row[i] for i, row in enumerate(basis)):
+        return None
+    first = next(iter(sums.values()))
+    return sums if first and all(s == first for s in sums.values()) else None
+
+
+def _diagonal(rank: int, ks: tuple[int, ...]) -> list[list[int]]:
+    return [[ks[r] if c == r else 0 for c in range(rank)] for r in range(rank)]
+
+
+def _hermite_bases(rank: int, index: int):
+    """Every upper-triangular Hermite basis of a sublattice of Z^rank with the given index."""
+    for diagonal in product(*(range(1, index + 1) for _ in range(rank))):
+        if prod(diagonal) != index:
+            continue
+        slots = [(r, c) for r in range(rank) for c in range(r + 1, rank)]
+        for values in product(*(range(diagonal[c]) for _, c in slots)):
+            basis = _diagonal(rank, diagonal)
+            for (r, c), v in zip(slots, values):
+                basis[r][c] = v
+            yield basis
+
+
+def best_lattice(Q: dict, rank: int, tilt: Tilt) -> tuple[list[list[int]], dict] | None:
+    """The largest-index sublattice (diagonal first, then small Hermite forms) with balanced class sums."""
+    support = list(x_support_terms(Q))
+    size = len(support)
+    widths = [max(e[c] for e in support) - min(e[c] for e in support) for c in range(rank)]
+    per_axis = []
+    for c in range(rank):  # a diagonal lattice is balanced only if each of its axes is
+        ok = [k for k in range(2, widths[c] + 2) if _balanced(Q, _diagonal(rank, tuple(k if i == c else 1 for i in range(rank))), tilt)]
+        per_axis.append([1] + ok)
+    best: tuple[list[list[int]], dict] | None = None
+    choices = sorted((ks for ks in product(*per_axis) if 1 < prod(ks) <= size), key=lambda ks: (-prod(ks), ks))
+    for ks in choices[:MAX_CANDIDATES]:
+        sums = _balanced(Q, _diagonal(rank, ks), tilt)
+        if sums is not None:
+            best = (_diagonal(rank, ks), sums)
+            break
+    if 2 <= rank <= MAX_HNF_RANK:
+        low = prod(row[i] for i, row in enumerate(best[0])) if best else 1
+        tried = 0
+        for index in range(min(MAX_HNF_INDEX, size), low, -1):
+            for basis in _hermite_bases(rank, index):
+                tried += 1
+                if tried > MAX_CANDIDATES:
+                    return best
+                if any(basis[r][c] for r in range(rank) for c in range(r + 1, rank)):  # diagonal ones were tried
+                    sums = _balanced(Q, basis, tilt)
+                    if sums is not None:
+                        return basis, sums
+    return best
+
+
+def x_support_terms(Q: dict) -> set[tuple[int, ...]]:
+    """The x-exponents of a polynomial in (x, t)."""
+    return {e[:-1] for e in Q}
+
+
+def _valuations(r: Fraction) -> dict[int, int]:
+    """Prime ↦ exponent in a positive rational."""
+    out: dict[int, int] = {}
+    for part, sign in ((r.numerator, 1), (r.denominator, -1)):
+        for p, k in sympy.factorint(part).items():
+            out[p] = out.get(p, 0) + sign * k
+    return out
+
+
+def tilt_candidates(block: Block) -> list[Tilt]:
+    """The identity, and the tilt that balances every factor of Q′_B supported on a line (when one exists)."""
+    rank = block.rank
+    identity: Tilt = tuple((Fraction(1), 0) for _ in range(rank))
+    rows, targets = [], []  # Σ_c v_c·log ρ_c = log(a_0/a_n)/n, one row per factor on a line
+    for factor in block.factors:
+        if factor.in_denominator == factor.in_gcd:
+            continue
+        groups = x_support(factor.poly)
+        base = min(groups)
+        steps = [tuple(a - b for a, b in zip(e, base)) for e in groups]
+        g = gcd(*(x for s in steps for x in s))
+        v = next((tuple(x // g for x in s) for s in steps if any(s)), None)
+        if v is None or any(any(s[i] * v[j] != s[j] * v[i] for i in range(rank) for j in range(rank)) for s in steps):
+            continue
+        top = max(groups, key=lambda e: sum(a * b for a, b in zip(e, v)))
+        n = sum((a - b) * c for a, b, c in zip(top, base, v)) // sum(c * c for c in v)
+        low, high = groups[base], groups[top]
+        if len(low) != 1 or len(high) != 1:
+            continue
+        (k0, c0), (kn, cn) = next(iter(low.items())), next(iter(high.items()))
+        if c0 * cn <= 0:
+            continue
+        log = {"t": Fraction(k0 - kn, n)} | {p: Fraction(k, n) for p, k in _valuations(abs(c0 / cn)).items()}
+        rows.append(list(v))
+        targets.append(log)
+    if not rows:
+        return [identity]
+    keys = sorted({k for t in targets for k in t}, key=str)
+    A = sympy.Matrix(rows)
+    solution: dict[object, list[Fraction]] = {}
+    for key in keys:
+        b = sympy.Matrix([sympy.Rational(t.get(key, Fraction(0)).numerator, t.get(key, Fraction(0)).denominator) for t in targets])
+        try:
+            x, params = A.gauss_jordan_solve(b)
+        except ValueError:  # the factors ask for incompatible tilts
+            return [identity]
+        x = x.subs({p: 0 for p in params})
+        values = [Fraction(int(sympy.fraction(v)[0]), int(sympy.fraction(v)[1])) for v in x]
+        if any(v.denominator != 1 for v in values):
+            return [identity]
+        solution[key] = values
+    tilt = []
+    for c in range(rank):
+        r = prod((Fraction(p) ** int(solution[p][c]) for p in keys if p != "t"), start=Fraction(1))
+        tilt.append((r, int(solution["t"][c]) if "t" in solution else 0))
+    return [identity] if tuple(tilt) == identity else [identity, tuple(tilt)]
+
+
+def block_classes(block: Block) -> ClassBound | None:
+    """The largest residue-class bound LK finds for one block (None: none above 1)."""
+    if block.rank == 0:
+        return None
+    Q = block.Q_reduced.terms
+    best: ClassBound | None = None
+    for tilt in tilt_candidates(block):
+        found = best_lattice(Q, block.rank, tilt)
+        if found is None:
+            continue
+        basis, sums = found
+        index = prod(row[i] for i, row in enumerate(basis))
+        if best is None or index > best.index:
+            table = tuple(sorted((rep, tuple(sorted(s.items()))) for rep, s in sums.items()))
+            best = ClassBound(index, tuple(map(tuple, basis)), tilt, table)
+    return best

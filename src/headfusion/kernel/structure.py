@@ -1,0 +1,146 @@
+"""Lower bounds a reader checks by hand (DESIGN §8): residue classes (LK) and rigid edges (LE).
+
+claim          lemma  what is recomputed here
+lower:classes  LK     per block shape B, from a sublattice M_B (upper-triangular basis) and a tilt
+                      ρ_c = r_c·t^(s_c) (r_c > 0 rational): the sums of the coefficients of Q′_B(ρ⊙x)
+                      over the classes of Λ_B/M_B, each an element of Q[t^±]. All equal to one c_B ≠ 0
+                      gives K_B = [Λ_B : M_B]; mixed with L5 over the blocks (LP):
+                      m*(F) ≥ Π_B max(V_B, K_B).
+lower:edges    LE     per block shape, edges [u, w] of Newt(Q′_B) with witnesses c: the argmax of ⟨c,·⟩
+                      over supp Q′_B is exactly the support points on [u, w]; u, w among the vertices of
+                      lower:newton; the edges form a spanning tree of those vertices; max_c P′_B ≤ max_c Q′_B
+                      and P′_B,c is not a constant multiple of Q′_B,c (the face limit is not constant).
+                      With |supp Q′| > V: m*(F) ≥ V + 1.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import prod
+
+from headfusion.kernel import statements as say
+from headfusion.kernel.base import MAX_POINTS, integer, rational, require, within
+from headfusion.kernel.poly import add, mul, x_groups
+
+Point = tuple[int, ...]
+
+
+def _point(data: object, rank: int) -> Point:
+    require(isinstance(data, list) and len(data) == rank, "a point or direction of the wrong length")
+    return tuple(integer(v) for v in data)  # type: ignore[union-attr]
+
+
+def _t_poly(data: object) -> dict[int, Fraction]:
+    """A class sum from JSON: [[power of t, rational], ...], powers increasing, no zero coefficient."""
+    require(isinstance(data, list) and all(isinstance(p, list) and len(p) == 2 for p in data), "malformed class sum")
+    out = {integer(k): rational(c) for k, c in data}  # type: ignore[union-attr]
+    require([integer(k) for k, _ in data] == sorted(out) and all(out.values()), "malformed class sum")  # type: ignore[union-attr]
+    return out
+
+
+def class_sums(Q: dict, basis: list[list[int]], tilt: list[tuple[Fraction, int]]) -> dict[Point, dict[int, Fraction]]:
+    """Class ↦ Σ over its points e of the coefficient of x^e in Q(ρ⊙x), ρ_c = r_c·t^(s_c) (zero sums dropped).
+
+    A class of Λ/M is named by its representative with 0 ≤ e_c < M_cc, reached by subtracting
+    multiples of the basis rows in order (the basis is upper triangular with a positive diagonal).
+    """
+    sums: dict[Point, dict[int, Fraction]] = {}
+    for e, c in Q.items():
+        x = list(e[:-1])
+        within(sum(abs(v) * (len(str(r.numerator)) + len(str(r.denominator))) for v, (r, _) in zip(x, tilt)), 10**5,
+               "digits of a tilted coefficient")
+        coefficient = c * prod((r**v for v, (r, _) in zip(x, tilt)), start=Fraction(1))
+        power = e[-1] + sum(v * s for v, (_, s) in zip(x, tilt))
+        for row, b in enumerate(basis):
+            step = x[row] // b[row]
+            x = [a - step * y for a, y in zip(x, b)]
+        group = sums.setdefault(tuple(x), {})
+        group[power] = group.get(power, Fraction(0)) + coefficient
+    return {k: {p: c for p, c in sorted(v.items()) if c} for k, v in sums.items()}
+
+
+def check_classes(model: object, ev: dict, facts: dict) -> tuple[dict, list[str], str]:
+    """Lemma LK per shape (class sums recomputed exactly), mixed with L5 over the blocks: Π_B max(V_B, K_B)."""
+    exp, newton = facts["exp-form"], facts["lower:newton"]
+    require(isinstance(ev.get("shapes"), list) and len(ev["shapes"]) == len(exp["shapes"]) and set(ev) == {"shapes"},
+            "one residue-class entry per shape expected")
+    indices = []
+    for i, (item, (_, _, rank, _, Q)) in enumerate(zip(ev["shapes"], exp["shapes"])):
+        if item is None:
+            indices.append(1)
+            continue
+        require(isinstance(item, dict) and set(item) == {"lattice", "tilt", "sums"}, f"shape {i}: malformed residue classes")
+        basis = [list(_point(row, rank)) for row in item["lattice"]]
+        require(len(basis) == rank and all(basis[r][r] >= 1 and not any(basis[r][:r]) for r in range(rank)),
+                f"shape {i}: the lattice basis must be upper triangular with a positive diagonal")
+        require(isinstance(item["tilt"], list) and len(item["tilt"]) == rank, f"shape {i}: one tilt per coordinate expected")
+        tilt = [(rational(r), integer(s)) for r, s in item["tilt"]]
+        require(all(r > 0 for r, _ in tilt), f"shape {i}: a tilt must be positive")
+        index = prod(basis[r][r] for r in range(rank))
+        within(index, MAX_POINTS, "classes of a residue-class claim")
+        sums = class_sums(Q, basis, tilt)
+        require(isinstance(item["sums"], list) and len(item["sums"]) == index, f"shape {i}: {index} classes, {len(item['sums'])} sums listed")
+        listed = {_point(rep, rank): _t_poly(s) for rep, s in item["sums"]}
+        require(listed == sums and len(sums) == index, f"shape {i}: the listed class sums differ from those of Q'_B(rho x)")
+        first = next(iter(sums.values()))
+        require(first and all(s == first for s in sums.values()), f"shape {i}: the class sums are not all equal and nonzero")
+        indices.append(index)
+    vertices = [v for v, _ in newton["shapes"]]
+    bound = prod(max(vertices[s], indices[s]) for s in exp["blocks"])
+    lk = [k for k, item in zip(indices, ev["shapes"]) if item is not None]
+    require(lk, "no shape with residue classes")
+    mixed = any(ev["shapes"][s] is None for s in exp["blocks"])
+    return {"bound": bound, "indices": indices}, ["coprime", "exp-form", "lemma:LK", "lower:newton"], say.classes(lk, bound, mixed)
+
+
+def _on_segment(p: Point, u: Point, w: Point) -> bool:
+    """p lies on the segment [u, w] (integer arithmetic: parallel to w − u, between the ends)."""
+    d, e = [b - a for a, b in zip(u, w)], [b - a for a, b in zip(u, p)]
+    parallel = all(e[j] * d[k] == e[k] * d[j] for j in range(len(d)) for k in range(j))
+    along = sum(a * b for a, b in zip(e, d))
+    return parallel and 0 <= along <= sum(a * a for a in d)
+
+
+def check_edges(model: object, ev: dict, facts: dict) -> tuple[dict, list[str], str]:
+    """Lemma LE: a spanning tree of rigid edges for every shape, and |supp Q′| > V, give m* ≥ V + 1."""
+    exp, newton = facts["exp-form"], facts["lower:newton"]
+    require(isinstance(ev.get("shapes"), list) and len(ev["shapes"]) == len(exp["shapes"]) and set(ev) == {"shapes"},
+            "one rigid-edge entry per shape expected")
+    total = 0
+    for i, (item, (_, _, rank, P, Q), (_, vertices)) in enumerate(zip(ev["shapes"], exp["shapes"], newton["shapes"])):
+        require(vertices is not None, f"shape {i}: rigid edges need the vertices of Newt(Q'_B) listed in lower:newton")
+        require(isinstance(item, dict) and set(item) == {"edges"} and isinstance(item["edges"], list), f"shape {i}: malformed edges")
+        require(len(item["edges"]) == len(vertices) - 1, f"shape {i}: a spanning tree of {len(vertices)} vertices has {len(vertices) - 1} edges")
+        within(len(item["edges"]) * (len(P) + len(Q)), 50 * MAX_POINTS, "witness comparisons")
+        Qx, Px = x_groups(Q), x_groups(P)
+        root = {v: v for v in vertices}  # union-find over the tree's vertices
+
+        def find(v: Point) -> Point:
+            while root[v] != v:
+                v = root[v]
+            return v
+
+        for edge in item["edges"]:
+            require(isinstance(edge, list) and len(edge) == 3, f"shape {i}: malformed edge")
+            u, w, c = (_point(x, rank) for x in edge)
+            require(u in vertices and w in vertices and u != w, f"shape {i}: edge {list(u)}–{list(w)}: ends are not two vertices of lower:newton")
+            level = lambda e: sum(a * b for a, b in zip(c, e))  # noqa: E731
+            top = max(level(e) for e in Qx)
+            face = [e for e in Qx if level(e) == top]
+            require(u in face and w in face and all(_on_segment(e, u, w) for e in face),
+                    f"shape {i}: witness {list(c)} does not expose exactly the edge {list(u)}–{list(w)}")
+            require(all(level(e) <= top for e in Px), f"shape {i}: P'_B rises above Q'_B along {list(c)} (F unbounded)")
+            Pc = {e: v for e, v in P.items() if level(e[:-1]) == top}
+            Qc = {e: v for e, v in Q.items() if level(e[:-1]) == top}
+            q0 = {(0,) * rank + (k,): v for k, v in Qx[u].items()}
+            p0 = {(0,) * rank + (k,): v for k, v in Px.get(u, {}).items()}
+            # F_c = P′_c/Q′_c is constant iff P′_c = κ·Q′_c, κ = p0/q0 (coefficients at the vertex u)
+            require(add(mul(Pc, q0), mul(Qc, p0), Fraction(-1)), f"shape {i}: the face limit along {list(c)} is constant: the edge is not rigid")
+            a, b = find(u), find(w)
+            require(a != b, f"shape {i}: the edges contain a cycle")
+            root[a] = b
+        total += len(item["edges"])
+    support = prod(len(x_groups(exp["shapes"][s][4])) for s in exp["blocks"])
+    V = newton["count"]
+    require(support > V, f"|supp Q'| = {support} equals V = {V}: Lemma LE gives nothing beyond L5")
+    return {"bound": V + 1}, ["coprime", "exp-form", "lemma:LE", "lower:newton"], say.edges(total, V, support)

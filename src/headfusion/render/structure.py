@@ -1,0 +1,100 @@
+"""Template context for the structural lower bounds: residue classes (LK) and rigid edges (LE).
+
+Both are printed in full: each class with its sum, each tree edge with its witness and its face
+limit.  The arithmetic here is display only (the top face of Q′_B along a witness, shifted to
+start at the edge's first end); the kernel is what checks.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import gcd
+from typing import Any
+
+from headfusion.render.tex import as_fraction, frac_tex, tex_int, tex_poly, tex_t_coef, tex_vector
+
+MAX_CLASS_ROWS = 256
+MAX_EDGE_ROWS = 512
+MAX_FACE_TERMS = 12
+
+
+def _tilt_tex(r: object, s: int, t_scale: int, name: str) -> str | None:
+    """ρ_c = r·e^{s/L} as 'x_1 ↦ ρ x_1', None for ρ = 1."""
+    r = as_fraction(r)
+    power = Fraction(s, t_scale)
+    if r == 1 and power == 0:
+        return None
+    parts = [] if r == 1 else [frac_tex(r)]
+    if power:
+        parts.append("e" if power == 1 else rf"e^{{{frac_tex(power) if power.denominator == 1 else f'{power.numerator}/{power.denominator}'}}}")
+    return rf"{name}\mapsto {' '.join(parts)}\,{name}"
+
+
+def _lattice_tex(basis: list[list[int]]) -> str:
+    rank = len(basis)
+    if all(basis[r][c] == 0 for r in range(rank) for c in range(rank) if r != c):
+        return r"\times".join(rf"{basis[r][r]}\mathbb{{Z}}" for r in range(rank))
+    return r"\langle " + ",".join(tex_vector(row) for row in basis) + r"\rangle"
+
+
+def classes_context(summary: dict, claims: dict[str, dict]) -> dict | None:
+    """The class-sum tables of `lower:classes`, one per shape that uses LK."""
+    claim, exp = claims.get("lower:classes"), claims.get("exp-form")
+    if claim is None or exp is None:
+        return None
+    t_scale = int(exp["evidence"].get("t_scale", 1))
+    shapes = []
+    for s, item in enumerate(claim["evidence"]["shapes"]):
+        if item is None:
+            continue
+        rank = len(item["lattice"])
+        names = [f"x_{{{i + 1}}}" for i in range(rank)]
+        tilts = [t for c, (r, k) in enumerate(item["tilt"]) if (t := _tilt_tex(r, int(k), t_scale, names[c]))]
+        rows = [{"rep": tex_vector(rep), "sum": tex_t_coef([(int(k), as_fraction(c)) for k, c in total], t_scale) or "0"}
+                for rep, total in item["sums"][:MAX_CLASS_ROWS]]
+        shapes.append({"index": s + 1, "lattice": _lattice_tex(item["lattice"]), "index_value": tex_int(len(item["sums"])),
+                       "tilt": ",\\ ".join(tilts) if tilts else None, "rows": rows,
+                       "more": max(0, len(item["sums"]) - MAX_CLASS_ROWS)})
+    return {"shapes": shapes, "bound": tex_int(summary["residue_class_bound"]),
+            "mixed": any(item is None for item in claim["evidence"]["shapes"])}
+
+
+def _face_tex(terms: list, u: list[int], t_scale: int) -> dict[str, Any]:
+    """A face polynomial divided by x^u (so that it starts at the edge's end u)."""
+    shifted = [[[int(a) - b for a, b in zip(e[:-1], u)] + [e[-1]], c] for e, c in terms]
+    return {"tex": tex_poly(shifted, t_scale) if len(terms) <= MAX_FACE_TERMS else None, "terms": len(terms)}
+
+
+def edges_context(summary: dict, claims: dict[str, dict]) -> dict | None:
+    """The spanning trees of rigid edges of `lower:edges`: per edge its ends, witness, length and face limit."""
+    claim, exp = claims.get("lower:edges"), claims.get("exp-form")
+    if claim is None or exp is None:
+        return None
+    t_scale = int(exp["evidence"].get("t_scale", 1))
+    shapes = []
+    for s, item in enumerate(claim["evidence"]["shapes"]):
+        shape = exp["evidence"]["shapes"][s]
+        rows = []
+        for u, w, c in item["edges"][:MAX_EDGE_ROWS]:
+            def level(e: list) -> int:
+                return sum(int(a) * int(b) for a, b in zip(c, e[:-1]))
+
+            top = max(level(e) for e, _ in shape["Q"])
+            face_q = [[e, v] for e, v in shape["Q"] if level(e) == top]
+            face_p = [[e, v] for e, v in shape["P"] if level(e) == top]
+            P, Q = _face_tex(face_p, u, t_scale), _face_tex(face_q, u, t_scale)
+            limit = (rf"\frac{{{P['tex']}}}{{{Q['tex']}}}" if P["tex"] is not None and Q["tex"] is not None
+                     else rf"\text{{{P['terms']} over {Q['terms']} terms}}")
+            rows.append({"u": tex_vector(u), "w": tex_vector(w), "witness": tex_vector(c),
+                         "length": gcd(*(int(b) - int(a) for a, b in zip(u, w))), "limit": limit})
+        shapes.append({"index": s + 1, "rows": rows, "total": len(item["edges"]), "more": max(0, len(item["edges"]) - MAX_EDGE_ROWS)})
+    return {"shapes": shapes, "bound": tex_int(summary["rigid_edge_bound"]), "vertices": tex_int(summary["newton_vertices"]),
+            "support": tex_int(summary["rigid_edge_bound"] and _support(exp["evidence"]))}
+
+
+def _support(ev: dict) -> int:
+    """|supp Q′| = Π over blocks of |supp Q′_B|."""
+    out = 1
+    for block in ev["blocks"]:
+        out *= len({tuple(e[:-1]) for e, _ in ev["shapes"][int(block["shape"])]["Q"]})
+    return out

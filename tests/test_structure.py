@@ -1,0 +1,249 @@
+"""Structure before search: residue classes (LK) and rigid edges (LE), proved by the kernel.
+
+The acceptance cases of the issue decide with a lemma and no refutation tree; every forgery of
+the new claims is rejected naming the claim; on random sums the lemmas never exceed the
+brute-force minimum or the construction.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+from hypothesis import HealthCheck, event, given, settings, strategies as st
+
+from headfusion.algebra.expform import exponential_form
+from headfusion.bounds.lower import newton_bound
+from headfusion.bounds.structural import structural_bounds
+from headfusion.kernel.statements import LEMMAS
+from headfusion.kernel.verify import KINDS, check_of, verify_certificate
+from headfusion.proof.certify import certify, certify_every_d
+from headfusion.proof.claims import build_certificate
+from headfusion.spec.load import load_spec
+
+from .conftest import run_cli
+from .test_refute import _rational_polys, _spec, _spec_2d, brute_force_has_head, heads_1d, heads_2d
+
+TRIANGLE = "sigmoid(q1-q2) + sigmoid(q2-q3) + sigmoid(q1-q3)"
+THREE_ATOM_PAIR = "attn([0, q1, 2*q1], [0, 1, 3]) + attn([0, q2, 2*q2], [0, 1, 3])"
+ONE_CONSTANT_EDGE = "attn([0, q1, q2], [0, 1, 1]) + sigmoid(q1)"  # Newt(Q′) a quadrilateral, one edge with a constant face limit
+
+
+def certified(text: str, d: int | None = None) -> dict:
+    """`certify` with its default searches, through JSON and back."""
+    return json.loads(json.dumps(certify(load_spec(text, d), ["headfusion", "certify", text], search_timeout=30).certificate))
+
+
+def claim(cert: dict, cid: str) -> dict:
+    return next(c for c in cert["claims"] if c["id"] == cid)
+
+
+def trees(cert: dict) -> list[str]:
+    return [c["id"] for c in cert["claims"] if "tree" in c["evidence"]]
+
+
+def failures(cert: dict) -> dict[str, str]:
+    """Failed claim id ↦ the kernel's message (the certificate must be rejected)."""
+    report = verify_certificate(cert)
+    assert not report.ok
+    return {r[0]: r[3] for r in report.rows if r[2] == "failed"}
+
+
+# -- acceptance: a lemma decides, no tree --------------------------------------------------------
+
+@pytest.mark.parametrize("text,minimum,claim_id", [
+    ("sigmoid(q1) + sigmoid(2*q1)", 4, "lower:classes"),
+    (THREE_ATOM_PAIR, 9, "lower:classes"),
+    ("sigmoid(q1 + 1/2) + sigmoid(2*q1 + 1)", 4, "lower:classes"),  # e^b weights: the tilt ρ = e^(-1/2)
+    ("sigmoid(q1 + log(2)) + sigmoid(2*q1 + log(4))", 4, "lower:classes"),
+    (TRIANGLE, 7, "lower:edges"),
+    ("sigmoid(q1) + sigmoid(q2) + sigmoid(q1 + q2)", 7, "lower:edges"),
+    (ONE_CONSTANT_EDGE, 5, "lower:edges"),
+])
+def test_a_lemma_decides_without_a_tree(text, minimum, claim_id):
+    cert = certified(text)
+    assert verify_certificate(cert).ok
+    summary = cert["summary"]
+    assert summary["status"] == "proved" and summary["minimum"] == minimum
+    assert summary["lower_bound_claim"] == claim_id and claim_id in claim(cert, "theorem")["depends_on"]
+    assert not trees(cert) and not [c for c in cert["claims"] if c["kind"] in ("testimony", "undecided")]
+
+
+@pytest.mark.parametrize("n", [4, 5])
+def test_cycles_are_decided_by_rigid_edges(n):
+    cert = certified("proofs/tournament_cycle.toml", n)
+    assert verify_certificate(cert).ok
+    assert cert["summary"]["minimum"] == 2**n - 1 and cert["summary"]["lower_bound_claim"] == "lower:edges"
+    assert not trees(cert)
+
+
+def test_complete_graph_k4_bounds():
+    cert = json.loads(json.dumps(build_certificate(load_spec("proofs/tournament_complete.toml", 4), ["x"])))
+    assert verify_certificate(cert).ok
+    assert (cert["summary"]["lower_bound"], cert["summary"]["upper_bound"]) == (25, 38)
+    assert cert["summary"]["rigid_edge_bound"] == 25
+
+
+def test_three_atom_sums_for_every_d():
+    cert = json.loads(json.dumps(certify_every_d("proofs/three_atom_sum.toml", ["x"]).certificate))
+    assert verify_certificate(cert).ok
+    assert claim(cert, "theorem")["statement"].endswith(r"satisfies $m^*(F_d)=3^d$.")
+    assert "lower:classes" in claim(cert, "theorem")["depends_on"]
+
+
+def test_lk_mixes_with_newton_across_blocks():
+    """σ(q1)+σ(2q1) ⊕ σ(q2)+σ(q3+q2)…: K = 4 on the first block times V on the others."""
+    cert = json.loads(json.dumps(build_certificate(load_spec("sigmoid(q1) + sigmoid(2*q1) + sigmoid(q2)"), ["x"])))
+    assert verify_certificate(cert).ok
+    assert cert["summary"]["residue_class_bound"] == 8 == cert["summary"]["upper_bound"]
+    assert claim(cert, "lower:classes")["evidence"]["shapes"].count(None) == 1
+
+
+# -- forgeries: each rejected, naming the claim --------------------------------------------------
+
+def with_claim(cert: dict, cid: str, evidence: dict, deps: list[str]) -> dict:
+    """A certificate with one more claim (placed before the theorem), built by hand."""
+    forged = copy.deepcopy(cert)
+    for lemma in [d[6:] for d in deps if d.startswith("lemma:")]:
+        if f"lemma:{lemma}" not in [c["id"] for c in forged["claims"]]:
+            name, needs, text = LEMMAS[lemma]
+            last = max(i for i, c in enumerate(forged["claims"]) if c["kind"] == "lemma")
+            forged["claims"].insert(last + 1, {"id": f"lemma:{lemma}", "kind": "lemma", "title": f"Lemma {lemma} ({name})",
+                                               "statement": text, "depends_on": [f"lemma:{d}" for d in needs], "evidence": {}})
+    kind, title, _ = KINDS[check_of(cid)]
+    forged["claims"].insert(-1, {"id": cid, "kind": kind, "title": title, "statement": "forged", "depends_on": deps,
+                                 "evidence": evidence})
+    return forged
+
+
+@pytest.fixture(scope="module")
+def lk() -> dict:
+    return certified("sigmoid(q1 + 1/2) + sigmoid(2*q1 + 1)")
+
+
+@pytest.fixture(scope="module")
+def le() -> dict:
+    return certified(ONE_CONSTANT_EDGE)
+
+
+def edges_of(cert: dict) -> list:
+    return claim(cert, "lower:edges")["evidence"]["shapes"][0]["edges"]
+
+
+def unequal_sum(c: dict) -> None:
+    claim(c, "lower:classes")["evidence"]["shapes"][0]["sums"][0][1] = [[0, 2]]
+
+
+def wrong_tilt(c: dict) -> None:
+    claim(c, "lower:classes")["evidence"]["shapes"][0]["tilt"] = [[1, 0]]
+
+
+def larger_index(c: dict) -> None:
+    item = claim(c, "lower:classes")["evidence"]["shapes"][0]
+    item["lattice"] = [[8]]
+    item["sums"] = item["sums"] + [[[k], s] for k, (_, s) in zip(range(4, 8), item["sums"])]
+
+
+def exposes_more(c: dict) -> None:
+    edges_of(c)[0][2] = [0, 0]  # the direction 0 exposes all of Newt(Q′)
+
+
+def non_edge(c: dict) -> None:
+    vertices = [v for v, _ in claim(c, "lower:newton")["evidence"]["shapes"][0]["vertices"]]
+    edge = edges_of(c)[0]
+    others = [v for v in vertices if v not in edge[:2]]
+    edge[1] = others[0]  # two vertices the witness does not both maximise
+
+
+def cycle(c: dict) -> None:
+    edges = edges_of(c)
+    edges[-1] = copy.deepcopy(edges[0])
+
+
+def too_few(c: dict) -> None:
+    edges_of(c).pop()
+
+
+def constant_edge(c: dict) -> None:
+    edges_of(c)[0] = [[1, 1], [2, 0], [1, 1]]  # the quadrilateral's edge along which F's limit is constant
+
+
+def dropped_newton(c: dict) -> None:
+    claim(c, "lower:edges")["depends_on"].remove("lower:newton")
+
+
+FORGERIES = {
+    "unequal class sum": ("lk", unequal_sum, "lower:classes", "class sums differ"),
+    "wrong tilt": ("lk", wrong_tilt, "lower:classes", "class sums differ"),
+    "index larger than the classes": ("lk", larger_index, "lower:classes", "class sums differ"),
+    "witness exposes more than the edge": ("le", exposes_more, "lower:edges", "does not expose exactly"),
+    "a non-edge": ("le", non_edge, "lower:edges", "does not expose exactly"),
+    "edges form a cycle": ("le", cycle, "lower:edges", "cycle"),
+    "edges do not span": ("le", too_few, "lower:edges", "spanning tree"),
+    "constant face limit claimed rigid": ("le", constant_edge, "lower:edges", "constant"),
+    "dropped dependency on lower:newton": ("le", dropped_newton, "lower:edges", "dependencies"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FORGERIES))
+def test_forgeries_are_rejected_at_the_cli(name, lk, le, tmp_path, capsys):
+    which, forge, cid, message = FORGERIES[name]
+    cert = copy.deepcopy(lk if which == "lk" else le)
+    assert verify_certificate(cert).ok
+    forge(cert)
+    assert message in failures(cert).get(cid, ""), (name, failures(cert))
+    path = tmp_path / "forged.json"
+    path.write_text(json.dumps(cert))
+    code, out, _ = run_cli(capsys, "verify", str(path))
+    assert code == 1 and f"FAILED {cid}" in out and "REJECTED" in out
+
+
+def test_rigid_edges_need_more_support_than_vertices():
+    """attn([0,q1,q2],[0,1,2]): |supp Q′| = V = 3, so LE proves nothing and may not be claimed."""
+    cert = json.loads(json.dumps(build_certificate(load_spec("attn([0, q1, q2], [0, 1, 2])"), ["x"])))
+    assert "lower:edges" not in [c["id"] for c in cert["claims"]]
+    from headfusion.bounds.graph_interim import newton_graph  # INTERIM: the fast newton_graph of issue 22
+
+    support = sorted({tuple(e[:-1]) for e, _ in claim(cert, "exp-form")["evidence"]["shapes"][0]["Q"]})
+    edges = [[list(u), list(w), list(c)] for u, w, c in newton_graph(support).edges[:2]]
+    forged = with_claim(cert, "lower:edges", {"shapes": [{"edges": edges}]}, ["coprime", "exp-form", "lemma:LE", "lower:newton"])
+    assert "equals V" in failures(forged)["lower:edges"]
+
+
+def test_a_residue_claim_without_any_classes_is_rejected(lk):
+    cert = copy.deepcopy(lk)
+    claim(cert, "lower:classes")["evidence"]["shapes"] = [None]
+    assert "lower:classes" in failures(cert)
+
+
+# -- property: the lemmas never exceed m* ------------------------------------------------------
+
+def _structural(text: str) -> tuple[int, int, int] | None:
+    form = exponential_form(load_spec(text).model)
+    structure = structural_bounds(form, newton_bound(form))
+    lk, le = structure.class_bound or 0, structure.edges.bound if structure.edges else 0
+    return lk, le, form.upper_bound
+
+
+def _check_below_minimum(text: str) -> None:
+    P, Q = _rational_polys(text)
+    lk, le, upper = _structural(text)
+    assert max(lk, le) <= upper, text
+    for bound, name in ((lk, "LK"), (le, "LE")):
+        if bound > 1:
+            below = brute_force_has_head(P, Q, bound - 1, budget=20_000)
+            event(f"{name} {bound}: brute force {'ran' if below is not None else 'skipped'}")
+            assert below in (False, None), (text, name, bound)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(heads_1d, min_size=1, max_size=3))
+def test_lemmas_are_at_most_the_minimum_1d(heads):
+    _check_below_minimum(" + ".join(_spec(h) for h in heads))
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(heads_2d, min_size=1, max_size=3))
+def test_lemmas_are_at_most_the_minimum_2d(heads):
+    _check_below_minimum(" + ".join(_spec_2d(h) for h in heads))

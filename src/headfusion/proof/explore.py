@@ -29,6 +29,9 @@ class ExploreRow:
     minimum: int | None
     decided_by: str  # "bounds" | "search (solver evidence)" | "unknown"
     search_note: str | None
+    newton_vertices: int | None = None
+    residue_class_bound: int | None = None  # Lemma LK (mixed with L5 over blocks), when above Newton
+    rigid_edge_bound: int | None = None  # Lemma LE, when it applies
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -69,7 +72,8 @@ def explore(
             minimum, decided, note = _search_minimum(form, timeout)
         rows.append(
             ExploreRow(d, len(spec.model.heads), spec.model.head_atom_terms, lower, summary["lower_bound_method"],
-                       upper, minimum, decided, note)
+                       upper, minimum, decided, note, summary["vertices"],
+                       (summary["residue_classes"] or {}).get("bound"), (summary["rigid_edges"] or {}).get("bound"))
         )
     return rows
 

@@ -19,7 +19,7 @@ from fractions import Fraction
 from math import prod
 
 from headfusion.kernel import statements as say
-from headfusion.kernel.base import MAX_POINTS, integer, rational, require, within
+from headfusion.kernel.base import MAX_POINTS, integer, rational, rational_json, require, within
 from headfusion.kernel.poly import add, mul, x_groups
 
 Point = tuple[int, ...]
@@ -30,16 +30,8 @@ def _point(data: object, rank: int) -> Point:
     return tuple(integer(v) for v in data)  # type: ignore[union-attr]
 
 
-def _t_poly(data: object) -> dict[int, Fraction]:
-    """A class sum from JSON: [[power of t, rational], ...], powers increasing, no zero coefficient."""
-    require(isinstance(data, list) and all(isinstance(p, list) and len(p) == 2 for p in data), "malformed class sum")
-    out = {integer(k): rational(c) for k, c in data}  # type: ignore[union-attr]
-    require([integer(k) for k, _ in data] == sorted(out) and all(out.values()), "malformed class sum")  # type: ignore[union-attr]
-    return out
-
-
 def class_sums(Q: dict, basis: list[list[int]], tilt: list[tuple[Fraction, int]]) -> dict[Point, dict[int, Fraction]]:
-    """Class ↦ Σ over its points e of the coefficient of x^e in Q(ρ⊙x), ρ_c = r_c·t^(s_c) (zero sums dropped).
+    """Class ↦ Σ over its points e of the coefficient of x^e in Q(ρ⊙x), ρ_c = r_c·t^(s_c), as {power of t: rational}.
 
     A class of Λ/M is named by its representative with 0 ≤ e_c < M_cc, reached by subtracting
     multiples of the basis rows in order (the basis is upper triangular with a positive diagonal).
@@ -79,9 +71,8 @@ def check_classes(model: object, ev: dict, facts: dict) -> tuple[dict, list[str]
         index = prod(basis[r][r] for r in range(rank))
         within(index, MAX_POINTS, "classes of a residue-class claim")
         sums = class_sums(Q, basis, tilt)
-        require(isinstance(item["sums"], list) and len(item["sums"]) == index, f"shape {i}: {index} classes, {len(item['sums'])} sums listed")
-        listed = {_point(rep, rank): _t_poly(s) for rep, s in item["sums"]}
-        require(listed == sums and len(sums) == index, f"shape {i}: the listed class sums differ from those of Q'_B(rho x)")
+        table = [[list(rep), [[k, rational_json(c)] for k, c in total.items()]] for rep, total in sorted(sums.items())]
+        require(item["sums"] == table and len(sums) == index, f"shape {i}: the listed class sums differ from those of Q'_B(rho x)")
         first = next(iter(sums.values()))
         require(first and all(s == first for s in sums.values()), f"shape {i}: the class sums are not all equal and nonzero")
         indices.append(index)

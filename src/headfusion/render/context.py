@@ -149,6 +149,21 @@ def _source_lines(source: object) -> dict | None:
     return {"lines": out, "more": max(0, len(lines) - MAX_SOURCE_LINES)}
 
 
+LOWER_BY = {  # claim id -> where the lower bound comes from, in words
+    "lower:newton": r"the Newton-polytope bound (Lemma~\ref{lem:L5}, Section~\ref{sec:lower})",
+    "lower:classes": r"the residue-class bound (Lemma~\ref{lem:LK}, Section~\ref{sec:classes})",
+    "lower:edges": r"the rigid-edge bound (Lemma~\ref{lem:LE}, Section~\ref{sec:edges})",
+    "lower:face": r"the face-limit bound (Lemma~\ref{lem:L6})",
+}
+
+
+def _lower_by_text(claim_id: object) -> str | None:
+    """Which lemma gives the theorem's lower bound (a refutation: its section)."""
+    if isinstance(claim_id, str) and claim_id.startswith("search:"):
+        return rf"a refutation tree (Lemma~\ref{{lem:LR}}, Section~\ref{{sec:refutations}}, \texttt{{{claim_id}}})"
+    return LOWER_BY.get(claim_id) if isinstance(claim_id, str) else None
+
+
 def build_context(cert: dict) -> dict:
     """Everything the template needs, as LaTeX snippets (pure function of the certificate)."""
     claims_list = list(cert.get("claims", []))
@@ -209,7 +224,7 @@ def build_context(cert: dict) -> dict:
         "faces": faces_context(cert, claims),
         "classes": classes_context(summary, claims),
         "edges": edges_context(summary, claims),
-        "lower_by": summary.get("lower_bound_claim"),
+        "lower_by_text": _lower_by_text(summary.get("lower_bound_claim")),
         "refutations": refutations,
         "testimony": testimony_context(cert),
         "claims": _claim_rows(claims_list, names),

@@ -10,7 +10,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "src" / "headfusion"
 # the one-way flow: a package may import itself and the packages before it
 ORDER = ["kernel", "spec", "algebra", "bounds", "solving", "proof", "render"]
 TOP = {"cli", "cli_certify", "cli_refute", "api", "errors", "guards", "__init__", "__main__"}
-KERNEL_BUDGET = 1000
+KERNEL_BUDGET = 1400  # physical lines (blank lines, docstrings and comments included)
 
 
 def imports(path: Path) -> list[tuple[str, ast.AST, list[str]]]:
@@ -85,14 +85,14 @@ def test_the_statement_layer_imports_no_producer():
 
 
 def test_kernel_size_within_budget(capsys):
-    """The whole trusted base in lines of code (non-blank lines, docstrings and comments included)."""
+    """The whole trusted base in physical lines (the GUIDE's budget: blank lines, docstrings and comments included)."""
     texts = {p.name: p.read_text(encoding="utf-8").splitlines() for p in sorted((PACKAGE / "kernel").glob("*.py"))}
     code = {name: sum(1 for line in lines if line.strip()) for name, lines in texts.items()}
     physical = sum(len(lines) for lines in texts.values())
     with capsys.disabled():
         print(f"\nkernel: {sum(code.values())} lines of code, {physical} with blank lines "
               f"({', '.join(f'{k} {v}' for k, v in code.items())}); budget {KERNEL_BUDGET}")
-    assert sum(code.values()) <= KERNEL_BUDGET
+    assert physical <= KERNEL_BUDGET
 
 
 def test_no_module_is_too_long():

@@ -227,11 +227,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
     for claim, solver, verdict in resolved:
         sys.stdout.write(f"re-solved {claim} with {solver}: {verdict}\n")
     if ok:
-        theorem = next(c for c in cert["claims"] if c["id"] == "theorem")
-        from headfusion.spec.family import function_text
-
-        sys.stdout.write(f"certificate verified: {theorem['statement']}\n  F = {function_text(cert['spec'])}"
-                         f"\n  (title, the spec's own label: {cert['spec']['title']})\n")
+        function, title, statement = report.shown  # the kernel's text, never the file's
+        sys.stdout.write(f"certificate verified: {statement}\n  F = {function}\n  (title, the spec's own label: {title})\n")
     else:
         sys.stdout.write("certificate REJECTED\n")
     return EXIT_OK if ok else EXIT_CHECK_FAILED

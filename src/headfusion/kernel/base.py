@@ -83,13 +83,11 @@ def parse_json(text: str, floats: bool = False) -> object:
         raise SchemaError(f"not JSON ({exc.msg} at line {exc.lineno})") from None
     except RecursionError:
         raise SchemaError(f"JSON nesting exceeds the verification limit {MAX_DEPTH}") from None
-    stack = [(data, 1)]
-    while stack:  # iterative: the depth check itself cannot recurse
-        node, depth = stack.pop()
-        if isinstance(node, (list, dict)):
-            if depth > MAX_DEPTH:
-                raise SchemaError(f"JSON nesting exceeds the verification limit {MAX_DEPTH}")
-            stack.extend((child, depth + 1) for child in (node.values() if isinstance(node, dict) else node))
+    level, depth = [data] if isinstance(data, (list, dict)) else [], 1
+    while level:  # level by level: the depth check itself cannot recurse
+        if depth > MAX_DEPTH:
+            raise SchemaError(f"JSON nesting exceeds the verification limit {MAX_DEPTH}")
+        level, depth = [c for node in level for c in (node.values() if isinstance(node, dict) else node) if isinstance(c, (list, dict))], depth + 1
     return data
 
 

@@ -213,7 +213,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
     ok = report.ok and not any(v == "sat" or v.startswith("hash mismatch") for _, _, v in resolved)
     rows = [{"id": i, "kind": k, "outcome": o, "message": m} for i, k, o, m in report.rows]
     if args.json:
-        _print_json({"ok": ok, "claims": rows, "resolve": [{"claim": c, "solver": s, "verdict": v} for c, s, v in resolved]})
+        _print_json({"ok": ok, **dict(zip(("function", "title", "theorem"), report.shown)), "claims": rows,
+                     "resolve": [{"claim": c, "solver": s, "verdict": v} for c, s, v in resolved]})
         return EXIT_OK if ok else EXIT_CHECK_FAILED
     for outcome in ("checked", "testimony", "undecided"):
         ids = [r["id"] for r in rows if r["outcome"] == outcome]

@@ -56,9 +56,10 @@ def read_certificate_text(path: str, limit: int = MAX_FILE_BYTES) -> str:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except OSError as exc:
         raise SchemaError(f"cannot read {path}: {exc.strerror}") from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):  # a FIFO, a device, a folder
+        os.close(fd)
+        raise SchemaError(f"{path} is not a regular file")
     with os.fdopen(fd, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise SchemaError(f"{path} is not a regular file")
         data = handle.read(limit + 1)  # a 5 GB sparse file costs one read of the limit, then the refusal
     within(len(data), limit, "file size in bytes")
     try:

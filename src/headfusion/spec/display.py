@@ -69,7 +69,8 @@ def function_text(model: MultiHead, limit: int = 160) -> str:
     length = 0
     for i, (scale, head) in enumerate(zip(model.scales, model.heads)):
         if length > limit:
-            return _signed(parts) + f" + ... ({len(model.heads) - i} more heads)"
+            more = len(model.heads) - i
+            return _signed(parts) + f" + ... ({more} more head{'s' if more > 1 else ''})"
         parts.append(_times(scale, head_text(head)))
         length += len(parts[-1]) + 3
     parts += [_number(model.constant)] if model.constant else []

@@ -3,8 +3,9 @@
 Pure Python work cannot be interrupted reliably from inside (one big-integer product can
 take minutes between two signal checks), so `run_bounded` forks, runs the function in the
 child under RLIMIT_AS, and kills the child at the deadline.  The result travels back
-through a pipe (pickled).  Where there is no fork (Windows) the function runs here, with
-no limits: the caller's own guards apply.
+through a pipe (pickled).  Where there is no fork (Windows), or in a daemonic process (a pool
+worker may not have children), the function runs here, with no limits: the caller's own
+guards apply.
 """
 
 from __future__ import annotations
@@ -52,7 +53,8 @@ def run_bounded(function: Callable[[], Any], timeout: float, memory: int | None 
     The child is killed at `timeout` seconds; it may add `memory` bytes of address space to what
     it inherits (None: no memory limit).  A child that dies without answering is an "error".
     """
-    if "fork" not in multiprocessing.get_all_start_methods():
+    if "fork" not in multiprocessing.get_all_start_methods() or multiprocessing.current_process().daemon:
+        # no fork (Windows), or a daemonic process (a pool worker), which may not have children
         try:
             return "ok", function()
         except MemoryError:

@@ -512,3 +512,15 @@ def test_terminal_output_has_no_control_character(capsys, tmp_path_factory, titl
         code, out, err = run(capsys, "verify", str(path))
         assert code == 0 and clean(out + err), (out, err)
         assert clean(json.loads(path.read_text())["spec"]["title"])
+
+
+_any_text = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=30)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=st.one_of(_any_text, st.builds(lambda a, b: f"sigmoid({a}q1{b})", _any_text, _any_text)))
+def test_no_control_character_for_any_expression_text(capsys, text):
+    """Any text as an expression: answered (exit 0) or refused (exit 2, one line), never an escape on the terminal."""
+    code, out, err = run(capsys, "analyze", text, "--no-atoms-list")
+    assert code in (0, 2) and clean(out + err), (text, out, err)
+    assert code == 0 or err.count("\n") == 1

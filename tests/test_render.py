@@ -215,7 +215,7 @@ def test_vertex_witnesses_are_tabulated_with_margins():
     rows = re.findall(r"^\(([\d,]+)\) & \(([-\d,]+)\) & (\d+)\\\\$", tex, re.M)  # vertex, witness, margin
     assert len(rows) == 6 and all(int(r[2]) >= 1 for r in rows)
     assert r"\cite{stanley}" in tex and r"\bibitem{zaslavsky}" in tex  # the graphical zonotope, with its references
-    assert r"\section{The TOML source of the function}" in tex and r"[graph]" in tex
+    assert r"\section{The TOML source of the function}" in tex and r"{[}graph{]}" in tex  # brackets braced (tex_text)
 
 
 def test_no_series_plot():
@@ -389,5 +389,5 @@ def test_control_characters_and_greek_never_reach_tex_raw():
     from headfusion.render.explore import explore_pgfplots
     from headfusion.render.tex import tex_text
 
-    assert tex_text("a\x7fb\x01c") == "a[U+007F]b[U+0001]c"
+    assert tex_text("a\x7fb\x01c") == "a{[}U+007F{]}b{[}U+0001{]}c"
     assert "Ω" not in explore_pgfplots([{"d": 1, "head_atom_terms": 2, "lower_bound": 2, "upper_bound": 2}], "Ω title")

@@ -11,7 +11,6 @@ by `spec.options`, the same checks as the CLI's options, before any work.
 from __future__ import annotations
 
 import html
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -121,14 +120,19 @@ class Verification:
         return f"<p>{'all claims re-check' if self.ok else 'REJECTED'}</p><table>{rows}</table>"
 
 
-def analyze(spec: str, d: int | None = None, atoms_list: bool = True) -> Analysis:
-    """Exponential-family form, fused head and bounds of a spec (family name, expression or TOML path)."""
+def analyze(spec: str, d: int | None = None, atoms_list: bool = True, timeout: float = 60.0) -> Analysis:
+    """Exponential-family form, fused head and bounds of a spec (family name, expression or TOML path).
+
+    `timeout`: seconds of wall clock, as the CLI's (InputError past it; enforced in the main thread).
+    """
+    from headfusion.guards import deadline
     from headfusion.proof.analysis import analyze as run
     from headfusion.spec.load import load_spec
 
     d = options.optional_d(d)
     atoms_list = options.flag(atoms_list, "atoms_list")
-    with _one_language():
+    timeout = options.timeout(timeout, "timeout")
+    with _one_language(), deadline(timeout, "analyze"):
         loaded = load_spec(spec, d)
         data = run(loaded, list_atoms=atoms_list)
     return Analysis(loaded.title, data["head_atom_terms"], data["lower_bound"], data["upper_bound"], data["minimum"], data)
@@ -156,8 +160,13 @@ def search(spec: str, atoms: int | None = None, d: int | None = None, timeout: f
 
 
 def certify(spec: str, d: int | None = None, out: str | Path = "out", pdf: bool | None = False,
-            search: bool = True, search_timeout: float = 60.0) -> Certificate:
-    """Write <slug>.json and <slug>.tex (and the PDF when pdf is True, or None with an engine present)."""
+            search: bool = True, search_timeout: float = 60.0, timeout: float = 3600.0) -> Certificate:
+    """Write <slug>.json and <slug>.tex (and the PDF when pdf is True, or None with an engine present).
+
+    `timeout`: seconds of wall clock for the computation, as the CLI's (InputError past it, nothing
+    written; enforced in the main thread).
+    """
+    from headfusion.guards import deadline
     from headfusion.proof.certify import certify as run
     from headfusion.render.write import write_certificate
     from headfusion.spec.load import load_spec
@@ -168,31 +177,32 @@ def certify(spec: str, d: int | None = None, out: str | Path = "out", pdf: bool 
         pdf = options.flag(pdf, "pdf")
     search = options.flag(search, "search")
     search_timeout = options.timeout(search_timeout, "search_timeout")
+    timeout = options.timeout(timeout, "timeout")
     with _one_language():
-        loaded = load_spec(spec, d)
-        command = ["headfusion", "certify", spec] + (["--d", str(d)] if d is not None else [])
-        result = run(loaded, command, search=search, search_timeout=search_timeout)
+        with deadline(timeout, "certify"):  # the computation only: the writes below are atomic
+            loaded = load_spec(spec, d)
+            command = ["headfusion", "certify", spec] + (["--d", str(d)] if d is not None else [])
+            result = run(loaded, command, search=search, search_timeout=search_timeout)
         files = write_certificate(result.certificate, out_dir, result.queries, pdf=pdf)
     return Certificate(files, result.certificate)
 
 
-def verify(certificate: str | Path | dict[str, Any], strict: bool = False) -> Verification:
+def verify(certificate: str | Path | dict[str, Any], strict: bool = False, timeout: float | None = None) -> Verification:
     """Replay every claim of a certificate with the kernel (a path or the loaded data).
 
-    InputError when it is not a bounded certificate (the CLI's exit 2); with strict=True,
-    CheckFailed when a claim fails (the CLI's exit 1), else `Verification.ok` is False.
+    InputError when it is not a bounded certificate, over the cost model's limits, or when the
+    replay passes `timeout` seconds (default `proof.replay.DEFAULT_TIMEOUT`, 600) or 2 GB (the
+    CLI's exit 2); with strict=True, CheckFailed when a claim fails (the CLI's exit 1), else
+    `Verification.ok` is False.
     """
-    from headfusion.kernel.base import SchemaError, parse_json, read_certificate_text
-    from headfusion.kernel.verify import verify_certificate
+    from headfusion.kernel.base import SchemaError
+    from headfusion.proof.replay import DEFAULT_TIMEOUT, verify_bounded
 
     if not isinstance(certificate, (str, Path, dict)):
         raise InputError(f"certificate must be a path or a dict, got {type(certificate).__name__}")
+    timeout = options.timeout(DEFAULT_TIMEOUT if timeout is None else timeout, "timeout")
     try:
-        if isinstance(certificate, dict):
-            data = parse_json(json.dumps(certificate))  # the same bounds as a file
-        else:
-            data = parse_json(read_certificate_text(str(certificate)))
-        report = verify_certificate(data)
+        report = verify_bounded(certificate, timeout)
     except SchemaError as exc:
         raise InputError(f"{certificate if not isinstance(certificate, dict) else 'certificate'}: {exc}") from None
     except OSError as exc:

@@ -205,12 +205,12 @@ def _parameterised_title(spec) -> str:
 def cmd_verify(args: argparse.Namespace) -> int:
     """Replay every claim with the kernel; exit 1 if any fails, 2 if the file is not a bounded certificate."""
     from headfusion.kernel.base import SchemaError, parse_json, read_certificate_text
-    from headfusion.kernel.verify import verify_certificate
+    from headfusion.proof.replay import verify_bounded
 
     try:
-        cert = parse_json(read_certificate_text(args.certificate))
         _progress("verifying claims ...")
-        report = verify_certificate(cert)
+        report = verify_bounded(args.certificate, args.timeout)  # cost model, then the kernel in a child with a deadline
+        cert = parse_json(read_certificate_text(args.certificate)) if args.resolve and report.ok else None
     except SchemaError as exc:
         raise UsageError(f"{args.certificate}: {exc}") from None
     except OSError as exc:  # e.g. /proc/self/mem: a "regular file" that cannot be read
@@ -224,7 +224,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
     ok = report.ok and not any(v == "sat" or v.startswith("hash mismatch") for _, _, v in resolved)
     rows = [{"id": i, "kind": k, "outcome": o, "message": m} for i, k, o, m in report.rows]
     if args.json:
-        _print_json({"ok": ok, "claims": rows, "resolve": [{"claim": c, "solver": s, "verdict": v} for c, s, v in resolved]})
+        _print_json({"ok": ok, **dict(zip(("function", "title", "theorem"), report.shown)), "claims": rows,
+                     "resolve": [{"claim": c, "solver": s, "verdict": v} for c, s, v in resolved]})
         return EXIT_OK if ok else EXIT_CHECK_FAILED
     for outcome in ("checked", "testimony", "undecided"):
         ids = [r["id"] for r in rows if r["outcome"] == outcome]
@@ -234,15 +235,12 @@ def cmd_verify(args: argparse.Namespace) -> int:
             sys.stdout.write(f"{label}: {len(ids)} ({', '.join(ids[:12])}{', ...' if len(ids) > 12 else ''})\n")
     for r in rows:
         if r["outcome"] == "failed":
-            sys.stdout.write(f"FAILED {r['id']} ({r['kind']}): {r['message']}\n")
+            sys.stdout.write(_one_line(f"FAILED {r['id']} ({r['kind']}): {r['message']}") + "\n")  # ids and kinds are the file's
     for claim, solver, verdict in resolved:
         sys.stdout.write(f"re-solved {claim} with {solver}: {verdict}\n")
     if ok:
-        theorem = next(c for c in cert["claims"] if c["id"] == "theorem")
-        from headfusion.spec.family import function_text
-
-        sys.stdout.write(f"certificate verified: {theorem['statement']}\n  F = {function_text(cert['spec'])}"
-                         f"\n  (title, the spec's own label: {cert['spec']['title']})\n")
+        function, title, statement = report.shown  # the kernel's text, never the file's
+        sys.stdout.write(f"certificate verified: {statement}\n  F = {function}\n  (title, the spec's own label: {title})\n")
     else:
         sys.stdout.write("certificate REJECTED\n")
     return EXIT_OK if ok else EXIT_CHECK_FAILED
@@ -369,6 +367,8 @@ def _add_spec(parser: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from headfusion.proof.replay import DEFAULT_TIMEOUT as VERIFY_TIMEOUT
+
     parser = _Parser(prog="headfusion", description="Exact attention-head fusion: bounds, search, certificates.")
     parser.add_argument("--version", action="version", version=f"headfusion {__version__}")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
@@ -407,6 +407,8 @@ def build_parser() -> argparse.ArgumentParser:
     verify.add_argument("certificate", help="a certificate .json written by certify")
     verify.add_argument("--resolve", action="store_true", help="also re-solve the solver testimony with z3 (and cvc5): fresh testimony, not proof")
     verify.add_argument("--json", action="store_true", help="machine-readable output")
+    verify.add_argument("--timeout", type=_checked(lambda v: options.timeout(v, "--timeout", True)), default=VERIFY_TIMEOUT, metavar="S",
+                        help=f"wall-clock limit of the replay in seconds, killed past it or past 2 GB (default {VERIFY_TIMEOUT:g})")
     verify.set_defaults(handler=cmd_verify)
 
     search_ = sub.add_parser("search", help="complete finite search (z3) for a head with at most M atoms")
@@ -488,7 +490,9 @@ def _main(parser: argparse.ArgumentParser, argv: list[str] | None) -> int:
 
 
 def _one_line(text: str) -> str:
-    return " ".join(text.split())
+    from headfusion.spec.display import printable
+
+    return printable(text)  # one line, and no escape sequence or control character from any input
 
 
 if __name__ == "__main__":  # pragma: no cover

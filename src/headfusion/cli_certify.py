@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from headfusion.cli import (EXIT_CHECK_FAILED, EXIT_OK, UsageError, _big, _deadline, _one_line, _print_json, _progress,
@@ -29,26 +28,10 @@ def _certified(args: argparse.Namespace, command: list[str]):
 
 
 def _supplied_refutations(paths: list[str]) -> dict[int, dict]:
-    """m → refutation, read from `search SPEC --atoms M --refute --json` outputs (shape only: the kernel replays them)."""
-    from headfusion.kernel.base import SchemaError, read_certificate_text as read_text
+    """m → refutation, read (bounded) from `search SPEC --atoms M --refute --json` outputs."""
+    from headfusion.proof.certify import read_refutations
 
-    found: dict[int, dict] = {}
-    for path in paths:
-        try:  # `seconds` is the one float in a search output; the refutation itself is exact
-            data = json.loads(read_text(path), parse_float=str)
-        except SchemaError as exc:
-            raise UsageError(f"--refutation {path}: {exc}") from None
-        except (ValueError, RecursionError):
-            raise UsageError(f"--refutation {path}: not JSON within the limits") from None
-        ref = data.get("refutation", data) if isinstance(data, dict) else None
-        if not (isinstance(ref, dict) and type(ref.get("atoms")) is int and isinstance(ref.get("tree"), list)
-                and isinstance(ref.get("multipliers"), list)):
-            raise UsageError(f"--refutation {path}: no refutation in it (expected the --json output of "
-                             "`headfusion search SPEC --atoms M --refute` that ended unsat)")
-        if ref["atoms"] in found:
-            raise UsageError(f"--refutation {path}: a second refutation for m = {ref['atoms']}")
-        found[ref["atoms"]] = {k: ref[k] for k in ("tree", "multipliers", "symmetries") if k in ref}
-    return found
+    return read_refutations(paths)
 
 
 def certify_command(args: argparse.Namespace) -> int:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 
@@ -62,9 +61,9 @@ def search_refute(args: argparse.Namespace, spec: Spec) -> int:
     if result.evidence is not None:
         w(f"  refutation: {len(result.evidence['tree'])} nodes, {len(result.evidence['multipliers'])} multiplier vectors\n")
         if args.checkpoint:
-            path = f"{args.checkpoint.rstrip('/')}/refutation-m{args.atoms}.json"
-            with open(path, "w", encoding="utf-8") as handle:
-                json.dump({"atoms": args.atoms, **result.evidence}, handle)
+            from headfusion.solving.cubes import Checkpoint
+
+            path = Checkpoint(args.checkpoint, P, Q, args.atoms).write_refutation(args.atoms, result.evidence)  # atomic
             w(f"  written to {path}\n")
     if result.head is not None:
         w(f"  head: D with {len(result.head['D'])} atoms (checked exactly)\n")

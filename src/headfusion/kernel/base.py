@@ -18,7 +18,7 @@ MAX_TERMS = 2_000_000  # terms of one polynomial, and term pairs of one product
 MAX_POINTS = 200_000  # support points compared by one Newton or box check
 MAX_NODES = 2_000_000  # refutation tree nodes, face-limit nodes
 MAX_EXPONENT = 1_000_000  # |exponent| of one variable in a stored polynomial
-MAX_T_POWER = 4096  # |power of t| in a sign decision (the spec layer allows 1,024 per block)
+MAX_T_POWER = 4096  # spread of the powers of t in a sign decision (the spec layer allows 1,024 per block)
 
 
 class SchemaError(Exception):
@@ -50,39 +50,45 @@ def _refuse_inexact(text: str) -> None:
     raise SchemaError(f"floating-point number {text[:20]} in a certificate (exact numbers only)")
 
 
-def read_certificate_text(path: str) -> str:
-    """The text of a regular file of bounded size (SchemaError otherwise; never blocks on a FIFO)."""
-    try:
-        info = os.stat(path)
+def read_certificate_text(path: str, limit: int = MAX_FILE_BYTES) -> str:
+    """The text of a regular file of at most `limit` bytes (SchemaError otherwise; never blocks on a FIFO)."""
+    try:  # open first, then look at what was opened: no window for a swap, and O_NONBLOCK never waits for a writer
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except OSError as exc:
         raise SchemaError(f"cannot read {path}: {exc.strerror}") from None
-    if not stat.S_ISREG(info.st_mode):
+    if not stat.S_ISREG(os.fstat(fd).st_mode):  # a FIFO, a device, a folder
+        os.close(fd)
         raise SchemaError(f"{path} is not a regular file")
-    within(info.st_size, MAX_FILE_BYTES, "file size in bytes")
-    with open(path, "rb") as handle:
-        data = handle.read(MAX_FILE_BYTES + 1)
-    within(len(data), MAX_FILE_BYTES, "file size in bytes")
+    with os.fdopen(fd, "rb") as handle:
+        data = handle.read(limit + 1)  # a 5 GB sparse file costs one read of the limit, then the refusal
+    within(len(data), limit, "file size in bytes")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
         raise SchemaError("not UTF-8 text") from None
 
 
-def parse_json(text: str) -> object:
-    """JSON with bounded nesting and integer size, and no floats."""
+def _object(pairs: list) -> dict:
+    if len(out := dict(pairs)) < len(pairs):  # json would keep the last: a reader's grep would not see what is checked
+        seen: set = set()
+        raise SchemaError(f"duplicate key {next(k for k, _ in pairs if k in seen or seen.add(k))[:40]!r} in a JSON object")
+    return out
+
+
+def parse_json(text: str, floats: bool = False) -> object:
+    """JSON with bounded nesting and integer size, no duplicate keys, and no floats (floats=True: kept as text)."""
     try:
-        data = json.loads(text, parse_int=_bounded_int, parse_float=_refuse_inexact, parse_constant=_refuse_inexact)
+        data = json.loads(text, parse_int=_bounded_int, parse_float=str if floats else _refuse_inexact,
+                          parse_constant=_refuse_inexact, object_pairs_hook=_object)
     except json.JSONDecodeError as exc:
         raise SchemaError(f"not JSON ({exc.msg} at line {exc.lineno})") from None
     except RecursionError:
         raise SchemaError(f"JSON nesting exceeds the verification limit {MAX_DEPTH}") from None
-    stack = [(data, 1)]
-    while stack:  # iterative: the depth check itself cannot recurse
-        node, depth = stack.pop()
-        if isinstance(node, (list, dict)):
-            if depth > MAX_DEPTH:
-                raise SchemaError(f"JSON nesting exceeds the verification limit {MAX_DEPTH}")
-            stack.extend((child, depth + 1) for child in (node.values() if isinstance(node, dict) else node))
+    level, depth = [data] if isinstance(data, (list, dict)) else [], 1
+    while level:  # level by level: the depth check itself cannot recurse
+        if depth > MAX_DEPTH:
+            raise SchemaError(f"JSON nesting exceeds the verification limit {MAX_DEPTH}")
+        level, depth = [c for node in level for c in (node.values() if isinstance(node, dict) else node) if isinstance(c, (list, dict))], depth + 1
     return data
 
 

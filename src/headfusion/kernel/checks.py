@@ -87,9 +87,10 @@ def check_exp_form(model: Model, ev: dict, facts: Facts) -> Result:
 def substitute(p: Poly, a: list[int]) -> Poly:
     """p(y^a) in (y, t)."""
     out: Poly = {}
-    for e, c in p.items():
-        out = add(out, {(sum(x * y for x, y in zip(e[:-1], a)), e[-1]): c})
-    return out
+    for e, c in p.items():  # in place: linear in the terms
+        k = (sum(x * y for x, y in zip(e[:-1], a)), e[-1])
+        out[k] = out.get(k, 0) + c
+    return {e: c for e, c in out.items() if c}
 
 
 def check_coprime(model: Model, ev: dict, facts: Facts) -> Result:
@@ -102,6 +103,8 @@ def check_coprime(model: Model, ev: dict, facts: Facts) -> Result:
         for item in entry["factors"]:
             f, e = poly_from_json(item["poly"], rank + 1), integer(item["multiplicity"])
             groups = x_groups(f)
+            require(set(item) == {"poly", "multiplicity", "reason"} | ({"substitution", "A", "B"} if item["reason"] == "bezout" else set()),
+                    f"shape {i}: a factor's fields are not those of its reason")
             require(len(groups) >= 2 and e >= 1, f"shape {i}: a factor must involve x and have positive multiplicity")
             require(all(min(x[c] for x in groups) == 0 for c in range(rank)), f"shape {i}: a factor is not normalised (lowest exponents 0)")
             for _ in range(e):
@@ -262,8 +265,9 @@ def check_head(model: Model, ev: dict, facts: Facts) -> Result:
     P = add(P, Q, model.constant)
     D: Poly = {}
     N: Poly = {}
-    for k, w, v in zip(keys, weights, values):
-        D, N = add(D, {exponent(k) + (0,): w}), add(N, {exponent(k) + (0,): w * v})
+    for k, w, v in zip(keys, weights, values):  # in place: linear in the atoms (L1: equal keys add)
+        e = exponent(k) + (0,)
+        D[e], N[e] = D.get(e, 0) + w, N.get(e, 0) + w * v
     require(not add(mul(N, Q), mul(D, P), Fraction(-1)), "the head does not represent F")
     size = len(D)
     require(size <= integer(ev["atoms"]), "the head has more atoms than the search allowed")

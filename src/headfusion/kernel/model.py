@@ -136,15 +136,10 @@ def canonical(model: Model) -> list:
         for key, *_ in rows:
             for j, _v in key:
                 order.setdefault(j, len(order))
-    renamed = sorted(
-        (scale, tuple(sorted((tuple(sorted((order[j], v) for j, v in key)), c, b, val) for key, c, b, val in rows)))
-        for scale, rows in heads
-    )
-    return [
-        [rational_json(scale), [[[[j + 1, rational_json(v)] for j, v in key], rational_json(c), rational_json(b), rational_json(val)]
-                                for key, c, b, val in rows]]
-        for scale, rows in renamed
-    ]
+    renamed = sorted((scale, tuple(sorted((tuple(sorted((order[j], v) for j, v in key)), c, b, val) for key, c, b, val in rows)))
+                     for scale, rows in heads)
+    return [[rational_json(scale), [[[[j + 1, rational_json(v)] for j, v in key], rational_json(c), rational_json(b), rational_json(val)]
+                                    for key, c, b, val in rows]] for scale, rows in renamed]
 
 
 def model_from_canonical(form: list) -> Model:
@@ -174,6 +169,8 @@ def invariant(model: Model, direction: dict[int, Fraction]) -> bool:
     """
     heads = [h for h, (scale, atoms) in enumerate(model.heads) if scale and len({a.key for a in atoms}) > 1]
     for group in head_groups(model, heads):
+        if not any(sum(v * direction.get(j, 0) for j, v in rel.items()) for h in group for rel in relative_keys(model.heads[h][1])):
+            continue  # every head of the group is constant along the direction (its relative keys are ⊥ c)
         used = sorted({j for h in group for a in model.heads[h][1] for j, _ in a.key})
         den = lcm(1, *(v.denominator for h in group for a in model.heads[h][1] for _, v in a.key))
         position = {j: i for i, j in enumerate(used)}

@@ -8,7 +8,7 @@ an identity of these dicts, coefficient by coefficient (DESIGN §2).
 from __future__ import annotations
 
 from fractions import Fraction
-from math import factorial
+from heapq import heappop, heappush
 
 from headfusion.kernel.base import MAX_EXPONENT, MAX_T_POWER, MAX_TERMS, CheckFailed, integer, rational, require, within
 
@@ -58,12 +58,11 @@ def product(polys: list[Poly], nvars: int) -> Poly:
 
 
 def divide(a: Poly, f: Poly) -> Poly | None:
-    """a/f when f divides a in the Laurent ring Q[x^±, t^±], else None.
+    """a/f when f divides a in the Laurent ring Q[x^±, t^±], else None: long division by lex-leading terms.
 
-    Long division by lex-leading terms.  If a = f·h, each coordinate of h's support lies
-    in [min a − min f, max a − max f] (extreme slices of a product never cancel), so a
-    quotient term outside that box proves that f does not divide a.
-    """
+    A heap of negated exponents gives the remainder's leading term; updates are in place.  If a = f·h,
+    h's support lies in [min a − min f, max a − max f] per coordinate (extreme slices of a product never
+    cancel), so a quotient term outside that box proves that f does not divide a."""
     require(bool(f), "division by zero")
     n = len(next(iter(f)))
     if not a:
@@ -71,16 +70,21 @@ def divide(a: Poly, f: Poly) -> Poly | None:
     low = [min(e[i] for e in a) - min(e[i] for e in f) for i in range(n)]
     high = [max(e[i] for e in a) - max(e[i] for e in f) for i in range(n)]
     lead = max(f)
-    rest, quotient = dict(a), {}
-    while rest:
+    rest, quotient, heap = dict(a), {}, sorted(tuple(-x for x in e) for e in a)  # a sorted list is a heap
+    while heap:
+        top = tuple(-x for x in heappop(heap))
+        if not rest.get(top):  # cancelled since it was pushed (zeros stay in `rest`)
+            continue
         within(len(quotient), MAX_TERMS, "terms of a quotient")
-        top = max(rest)
         e = tuple(x - y for x, y in zip(top, lead))
         if any(not lo <= v <= hi for v, lo, hi in zip(e, low, high)):
             return None
-        c = rest[top] / f[lead]
-        quotient[e] = c
-        rest = add(rest, {tuple(x + y for x, y in zip(e, g)): d for g, d in f.items()}, -c)
+        quotient[e] = c = rest[top] / f[lead]
+        for g, d in f.items():
+            k = tuple(x + y for x, y in zip(e, g))
+            if not rest.get(k):
+                heappush(heap, tuple(-x for x in k))
+            rest[k] = rest.get(k, 0) - c * d
     return quotient
 
 
@@ -93,26 +97,32 @@ def x_groups(p: Poly) -> dict[tuple[int, ...], dict[int, Fraction]]:
 
 
 def t_sign(coef: dict[int, Fraction], scale: int) -> int:
-    """The exact sign of Σ c_k t^k at t = e^(1/scale): rational interval bounds on t, refined.
+    """The exact sign of Σ c_k t^k at t = e^(1/scale), t^(min k) > 0 factored out: rigorous bounds, refined.
 
-    lo ≤ e^x ≤ hi from n Taylor terms (tail < 2x^n/n! for 0 < x ≤ 1).  Undecided after the
-    precision cap: CheckFailed (t is transcendental, so only the cap can stop us).
-    """
+    With b bits, lo ≤ 2^b·e^x ≤ hi from n Taylor terms (tail < 2x^n/n! for 0 < x ≤ 1), every term, power and
+    product rounded down for lower and up for upper bounds.  Undecided after the precision cap: CheckFailed."""
     items = [(k, c) for k, c in coef.items() if c]
     if not items:
         return 0
     if all(c > 0 for _, c in items) or all(c < 0 for _, c in items):
         return 1 if items[0][1] > 0 else -1
-    within(max(abs(k) for k, _ in items), MAX_T_POWER, "power of t in a sign decision")
-    x, n = Fraction(1, scale), 8
-    while n <= 256:
-        lo = sum((x**k / factorial(k) for k in range(n)), Fraction(0))
-        hi = lo + 2 * x**n / factorial(n)
-        low = sum(c * (min if c > 0 else max)(lo**k, hi**k) for k, c in items)
-        high = sum(c * (max if c > 0 else min)(lo**k, hi**k) for k, c in items)
+    base = min(k for k, _ in items)
+    items = [(k - base, c) for k, c in items]  # the powers 0..top, top ≤ the limit
+    top = max(k for k, _ in items)
+    within(top, MAX_T_POWER, "power of t in a sign decision")
+    for n in (8, 16, 32, 64, 128, 256):
+        bits = 8 * n + 64
+        lo, hi, down, up = 0, 0, 1 << bits, 1 << bits
+        for k in range(n):  # down = floor(2^b/(k!·scale^k)), up = its ceiling
+            lo, hi, down, up = lo + down, hi + up, down // ((k + 1) * scale), -(-up // ((k + 1) * scale))
+        powers_lo, powers_hi, hi = [1 << bits], [1 << bits], hi + 2 * up
+        for _ in range(top):
+            powers_lo.append(powers_lo[-1] * lo >> bits)
+            powers_hi.append(-(-powers_hi[-1] * hi >> bits))
+        low = sum(c.numerator * (powers_lo if c > 0 else powers_hi)[k] // c.denominator for k, c in items)
+        high = -sum(-c.numerator * (powers_hi if c > 0 else powers_lo)[k] // c.denominator for k, c in items)
         if low > 0 or high < 0:
             return 1 if low > 0 else -1
-        n *= 2
     raise CheckFailed("the sign of a coefficient in t = e^(1/L) is not decided within the precision cap")
 
 

@@ -72,17 +72,18 @@ def _point(data: object) -> Point:
 def _closes(vector: list, D: dict, N: dict) -> list[tuple[str, Point, Fraction]]:
     """Parse a multiplier vector and check that Σ λ·row vanishes on every unknown g_a."""
     require(isinstance(vector, list) and vector, "a multiplier vector must be a non-empty list")
-    entries, total = [], {}
+    entries: dict[tuple[str, Point], Fraction] = {}  # a row named once: no padding by cancelling copies
+    total: dict[Point, Fraction] = {}
     for item in vector:
         require(isinstance(item, list) and len(item) == 3 and item[0] in ("D", "N"), "malformed multiplier")
         side, e, lam = item[0], _point(item[1]), rational(item[2])
         row = (D if side == "D" else N).get(e)
-        require(row is not None and lam != 0, f"multiplier on a row that does not exist: {side}{list(e)}")
-        entries.append((side, e, lam))
+        require(row is not None and lam != 0 and (side, e) not in entries, f"multiplier on a row that does not exist or twice: {side}{list(e)}")
+        entries[side, e] = lam
         for a, c in row.items():
             total[a] = total.get(a, 0) + lam * c
     require(not any(total.values()), "a multiplier vector does not cancel every unknown")
-    return entries
+    return [(side, e, lam) for (side, e), lam in entries.items()]
 
 
 def _symmetry(P: Poly, Q: Poly, sizes: tuple[int, ...], data: object) -> list[int]:

@@ -9,6 +9,7 @@ checked claims prove; solver testimony is reported as such and supports nothing.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 from typing import Callable
 
@@ -34,13 +35,35 @@ KINDS: dict[str, tuple[str, str, Callable]] = {  # check: (kind, title, function
 FIXED = {"def:F": "definition", "exp-form": "exp-form", "coprime": "coprime", "upper": "construction",
          "lower:newton": "newton", "lower:face": "face-limits", "lower:classes": "classes", "lower:edges": "edges"}
 REQUIRED = ("def:F", "exp-form", "coprime", "upper", "lower:newton", "theorem")
+_ = None  # FIELDS: every field a check may find in its evidence ({...} a table, [x] a list of x); any other fails
+FIELDS: dict[str, object] = {"exp-form": {"t_scale": _, "shapes": [{"denominator": _, "rows": _, "P": _, "Q": _}], "blocks": [
+    {"shape": _, "heads": _, "variables": _}]}, "construction": {"heads": [{"N": _, "D": _}]}, "newton": {"shapes": [{"method": _, "vertices": _}]},
+    "coprime": {"shapes": [{"factors": [{"poly": _, "multiplicity": _, "reason": _, "substitution": _, "A": _, "B": _}]}]},
+    "face-limits": {"nodes": [{"form": _, "bound": _, "direction": _, "plus": _, "minus": _}]}, "unknown": {"atoms": _, "reason": _},
+    "refutation": {"atoms": _, "tree": _, "multipliers": _, "symmetries": _}, "head": {"atoms": _, "head": [{"key": _, "weight": _, "value": _}]},
+    "testimony": {"atoms": _, "verdict": _, "query_sha256": _, "options": _, "solvers": [{"name": _, "version": _, "verdict": _}]}}
+
+
+def known_fields(value: object, schema: object, where: str = "evidence") -> None:
+    """CheckFailed if a table in `value` has a field `schema` does not name: nothing unread is accepted."""
+    if isinstance(schema, dict) and isinstance(value, dict):
+        require(set(value) <= set(schema), f"unknown fields {sorted(set(value) - set(schema))[:5]} in {where}")
+        for key, item in value.items():
+            known_fields(item, schema[key], f"{where}.{key}")
+    elif isinstance(schema, list) and isinstance(value, list):
+        for item in value:
+            known_fields(item, schema[0], where)
 
 
 @dataclass(frozen=True)
 class Report:
-    """Per claim: (id, kind, outcome, message); outcome is checked, failed, testimony or undecided."""
+    """Per claim: (id, kind, outcome, message); outcome is checked, failed, testimony or undecided.
+
+    `shown` is what a reader is shown, never the certificate's own text: (F in canonical form from
+    the rebuilt model, the title as the spec parser printed it, the theorem's statement as generated)."""
 
     rows: tuple[tuple[str, str, str, str], ...]
+    shown: tuple[str, str, str] = ("", "", "")
 
     @property
     def ok(self) -> bool:
@@ -59,12 +82,13 @@ def check_of(claim_id: str) -> str:
     return "theorem"
 
 
-def rebuild(spec: dict) -> tuple[dict, dict]:
-    """Statement layer: (model JSON, spec fields) rebuilt from the embedded spec text by the spec parser.
+def rebuild(spec: dict) -> tuple[dict, dict, str]:
+    """Statement layer: (model JSON, spec fields, canonical text of F) rebuilt from the spec text by the spec parser.
 
     For the theorem for every d, the spec parser also decides that every member is
     F_d = c_d + Σ_{j=1}^d f(q_j) and returns the block f, which is then the model checked here.
     """
+    from headfusion.spec.display import function_text
     from headfusion.spec.family import every_d_block
     from headfusion.spec.load import load_spec
     from headfusion.spec.toml import load_toml_text
@@ -74,7 +98,7 @@ def rebuild(spec: dict) -> tuple[dict, dict]:
             built, title, slug = every_d_block(spec["kind"], spec["text"], spec["source"])
             fields = {"kind": spec["kind"], "text": spec["text"] if spec["kind"] == "family" else None,
                       "source": spec["source"], "d": None, "title": title, "slug": slug, "every_d": True}
-            return built.model.to_json(), fields
+            return built.model.to_json(), fields, f"c_d + sum over j = 1..d of f(q_j), f(q1) = {function_text(built.model)}"
         if spec["kind"] == "toml":
             built = load_toml_text(spec["source"], "the embedded TOML spec", spec["d"])
         else:
@@ -83,7 +107,7 @@ def rebuild(spec: dict) -> tuple[dict, dict]:
         raise CheckFailed(f"the spec does not rebuild: {exc}") from None
     fields = {"kind": built.kind, "text": None if built.kind == "toml" else built.text, "source": built.source,
               "d": built.d, "title": built.title, "slug": built.slug, "every_d": False}
-    return built.model.to_json(), fields
+    return built.model.to_json(), fields, function_text(built.model)
 
 
 def theorem_facts(facts: dict, every_d: bool = False) -> tuple[dict, list[str], str]:
@@ -135,10 +159,12 @@ def verify_certificate(cert: object) -> Report:
             raise SchemaError(f"field '{key}' missing or not a {kind.__name__}")
     if not set(cert) <= {"format", "spec", "model", "summary", "claims", "metadata"}:
         raise SchemaError(f"unexpected top-level fields {sorted(set(cert) - {'format', 'spec', 'model', 'summary', 'claims', 'metadata'})}")
+    if not isinstance(cert.get("metadata", {}), dict) or not set(cert.get("metadata", {})) <= {"note", "versions", "command", "notes"}:
+        raise SchemaError("metadata must be a table of the fields note, versions, command and notes")
     rows: list[tuple[str, str, str, str]] = []
     facts: dict[str, dict] = {}
     try:
-        model_json, spec_fields = rebuild(cert["spec"])
+        model_json, spec_fields, shown = rebuild(cert["spec"])
         require(cert["spec"] == spec_fields, "the spec fields (title, slug, parameter) differ from the spec text")
         require(cert["model"] == model_json, "the stored model differs from the model rebuilt from the spec")
         model = model_from_json(cert["model"])
@@ -146,16 +172,18 @@ def verify_certificate(cert: object) -> Report:
         return Report((("def:F", "definition", "failed", str(exc)),))
     facts["_"] = {"model_sha256": sha256(cert["model"])}
     ids = [c.get("id") if isinstance(c, dict) else None for c in cert["claims"]]
+    repeats = Counter(i for i in ids if isinstance(i, str))
     for claim in cert["claims"]:
         cid = claim.get("id") if isinstance(claim, dict) else None
         try:
-            require(isinstance(cid, str) and ids.count(cid) == 1, f"claim id {cid!r} missing or repeated")
+            require(isinstance(cid, str) and repeats[cid] == 1, f"claim id {cid!r} missing or repeated")
             check = check_of(cid)
             require(set(claim) == {"id", "kind", "title", "statement", "depends_on", "evidence"}, "unexpected claim fields")
             require(isinstance(claim["depends_on"], list) and all(isinstance(d, str) for d in claim["depends_on"]),
                     "depends_on must be a list of claim ids")
             if check == "lemma":
                 name, deps, text = say.LEMMAS[cid[6:]]
+                require(claim["evidence"] == {}, "a lemma's claim carries no evidence")
                 found, deps, kind, title = {}, [f"lemma:{d}" for d in deps], "lemma", f"Lemma {cid[6:]} ({name})"
             elif check == "theorem":
                 found, deps, text = theorem_facts(facts, cert["spec"]["every_d"])
@@ -166,6 +194,7 @@ def verify_certificate(cert: object) -> Report:
                     check = "refutation" if "tree" in claim["evidence"] else "head"
                     require(claim["evidence"].get("atoms") == int(cid.split(":m")[1]), "the claim id and its m differ")
                 kind, title, function = KINDS[check]
+                known_fields(claim["evidence"], FIELDS.get(check))
                 missing = [d for d in claim["depends_on"] if d not in facts]
                 require(not missing, f"depends on {missing}, not checked before it")
                 found, deps, text = function(model, claim["evidence"], {**facts, "model_sha256": facts["_"]["model_sha256"]})
@@ -192,7 +221,8 @@ def verify_certificate(cert: object) -> Report:
         problems.append("the summary differs from the checked claims")
     if problems:
         rows.append(("certificate", "structure", "failed", "; ".join(problems)))
-    return Report(tuple(rows))
+    statement = next(c["statement"] for c in cert["claims"] if isinstance(c, dict) and c.get("id") == "theorem") if "theorem" in facts else ""
+    return Report(tuple(rows), (shown, spec_fields["title"], statement))
 
 
 def verify_file(path: str) -> Report:

@@ -114,13 +114,43 @@ def kernel_question(form: ExpForm) -> tuple[dict, dict, int]:
     return P, Q, newton["count"]
 
 
+def read_refutations(paths: list[str]) -> dict[int, dict]:
+    """m → refutation, from `search SPEC --atoms M --refute --json` outputs (InputError on anything else).
+
+    Read like a certificate (it becomes part of one): a regular file of at most 64 MB, no duplicate keys, integers of at
+    most 4,000 digits (`seconds` is the one float of a search output); only the shape is checked
+    here, the multipliers against the cost model once the question is known, the rest by the replay.
+    """
+    from headfusion.kernel.base import SchemaError, parse_json, read_certificate_text
+
+    found: dict[int, dict] = {}
+    for path in paths:
+        try:
+            data = parse_json(read_certificate_text(path), floats=True)
+        except SchemaError as exc:
+            raise InputError(f"--refutation {path}: {exc}") from None
+        except OSError as exc:
+            raise InputError(f"--refutation {path}: cannot read it: {exc.strerror or exc}") from None
+        ref = data.get("refutation", data) if isinstance(data, dict) else None
+        if not (isinstance(ref, dict) and type(ref.get("atoms")) is int and isinstance(ref.get("tree"), list)
+                and isinstance(ref.get("multipliers"), list)):
+            raise InputError(f"--refutation {path}: no refutation in it (expected the --json output of "
+                             "`headfusion search SPEC --atoms M --refute` that ended unsat)")
+        if ref["atoms"] in found:
+            raise InputError(f"--refutation {path}: a second refutation for m = {ref['atoms']}")
+        found[ref["atoms"]] = {k: ref[k] for k in ("tree", "multipliers", "symmetries") if k in ref}
+    return found
+
+
 def replayed_refutation(question: tuple[dict, dict, int], m: int, evidence: dict) -> dict:
-    """A refutation found elsewhere, after the kernel's replay on this F (InputError if it does not close)."""
+    """A refutation found elsewhere, after the cost model and the kernel's replay on this F (InputError if it does not close)."""
     from headfusion.kernel.base import CheckFailed as Rejected, SchemaError
     from headfusion.kernel.refutation import replay
+    from headfusion.proof.replay import refutation_cost
 
     P, Q, vertices = question
     try:
+        refutation_cost(evidence, max(len(P), len(Q)))
         replay(P, Q, m, evidence, vertices)
     except (Rejected, SchemaError) as exc:
         raise InputError(f"the refutation supplied for m = {m} does not close for this function: {exc}") from None

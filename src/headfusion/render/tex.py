@@ -35,6 +35,8 @@ _SPECIALS = {
     "<": r"\textless{}",
     ">": r"\textgreater{}",
     "|": r"\textbar{}",
+    "[": "{[}",  # braced: after \\ or a macro a bare [ would open an optional argument
+    "]": "{]}",
 }
 
 
@@ -73,14 +75,14 @@ def _char_tex(ch: str) -> str:
     if ch in "\t\n\r":
         return " "
     if ord(ch) < 32 or ord(ch) == 127:  # control characters never reach TeX
-        return f"[U+{ord(ch):04X}]"
+        return f"{{[}}U+{ord(ch):04X}{{]}}"
     if ord(ch) < 128:
         return latex_escape(ch)
     if ch in _UNICODE_TEX:
         return _UNICODE_TEX[ch]
     if ch.isalpha() and ord(ch) < 0x180:  # Latin-1 and Latin Extended-A letters: T1 + utf8 handle them
         return ch
-    return f"[U+{ord(ch):04X}]"  # anything else is shown by code point, never passed to TeX raw
+    return f"{{[}}U+{ord(ch):04X}{{]}}"  # anything else is shown by code point, never passed to TeX raw
 
 
 def tex_text(text: object) -> str:

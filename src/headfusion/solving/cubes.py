@@ -13,18 +13,23 @@ The prefix tree is nested lists: ["split", e, out, in] (e a tuple point, out/in 
 `CubeSpace.split(cube, 1)`; `glue` follows such re-splits through its `resplit` mapping.
 
 `Checkpoint` keeps solved cubes (and re-split decisions) as JSON files, one per cube,
-keyed by a hash of (P′, Q′, m, the cube's path), written atomically (tmp + rename).
+keyed by a hash of (P′, Q′, m, the cube's path), written atomically (a new temporary file
++ rename) and read back with the bounds of a certificate.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from headfusion.kernel.base import SchemaError, parse_json, read_certificate_text
 from headfusion.kernel.refutation import rows, search_box
+from headfusion.spec.errors import InputError
 
 Point = tuple[int, ...]
 
@@ -229,17 +234,46 @@ def question_hash(P: dict, Q: dict, m: int) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+MAX_CUBE_BYTES = 64 * 2**20  # one checkpoint file, as one certificate
+NODE_ARITY = {"split": 4, "image": 3, "farkas": 2, "count": 1, "layer": 2, "interior": 3}
+
+
+def well_formed(tree: object, vectors: object) -> bool:
+    """True when `glue` can place this subtree (node kinds, arities, indices in range); the replay checks the rest."""
+    if not (isinstance(tree, list) and tree and isinstance(vectors, list) and all(isinstance(v, list) for v in vectors)):
+        return False
+    for node in tree:
+        if not (isinstance(node, list) and node and isinstance(node[0], str) and len(node) == NODE_ARITY.get(node[0])):
+            return False
+        kind, *args = node
+        indices = {"split": args[1:], "image": args[:1], "farkas": args}.get(kind, [])
+        limit = len(vectors) if kind == "farkas" else len(tree)
+        if not all(type(i) is int and 0 <= i < limit for i in indices) or (kind == "image" and type(args[1]) is not int):
+            return False
+        if kind == "split" and not (isinstance(args[0], list) and all(type(v) is int for v in args[0])):
+            return False
+    return True
+
+
 class Checkpoint:
     """Solved cubes and re-split decisions of one question, one JSON file per cube.
 
     Files live in `folder`, named by a hash of (question, cube path); each records both, so
-    a file of another question or cube is never taken.  Writes are atomic (tmp + rename):
-    a run killed mid-write leaves no partial record, and a resumed run re-uses what is there.
+    a file of another question or cube is never taken.  A file is read like a certificate (a
+    regular file, at most 64 MB, integers of at most 4,000 digits, no duplicate keys) and its
+    tree must be well formed; anything else is treated as absent and the cube solved again.
+    Writes are atomic inside the folder (a new temporary file, then a rename over the name,
+    which replaces a symlink there rather than following it): a run killed mid-write leaves no
+    partial record, and a resumed run re-uses what is there.
     """
 
     def __init__(self, folder: str | os.PathLike, P: dict, Q: dict, m: int):
         self.folder = Path(folder)
-        self.folder.mkdir(parents=True, exist_ok=True)
+        try:  # a writable folder, checked before any work (not a file, not /proc)
+            self.folder.mkdir(parents=True, exist_ok=True)
+            os.unlink(self._write(".probe", ""))
+        except OSError as exc:
+            raise InputError(f"--checkpoint {folder}: not a writable folder ({exc.strerror or exc})") from None
         self.question = question_hash(P, Q, m)
 
     def path(self, cube: Cube) -> Path:
@@ -247,15 +281,16 @@ class Checkpoint:
         return self.folder / f"cube-{key}.json"
 
     def load(self, cube: Cube) -> dict | None:
+        """The record of `cube`, or None (absent, unreadable, over a limit, malformed, or another question's)."""
         try:
-            data = json.loads(self.path(cube).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            data = parse_json(read_certificate_text(str(self.path(cube)), MAX_CUBE_BYTES))
+        except (SchemaError, OSError):
             return None
         if not isinstance(data, dict) or data.get("question") != self.question or data.get("cube") != cube.to_json():
             return None
-        if data.get("status") == "unsat" and isinstance(data.get("tree"), list) and isinstance(data.get("multipliers"), list):
+        if data.get("status") == "unsat" and well_formed(data.get("tree"), data.get("multipliers")):
             return data
-        if data.get("status") == "split" and isinstance(data.get("depth"), int) and 0 <= data["depth"] <= 16:
+        if data.get("status") == "split" and type(data.get("depth")) is int and 0 <= data["depth"] <= 16:
             return data
         return None
 
@@ -269,7 +304,27 @@ class Checkpoint:
             record.update(tree=evidence["tree"], multipliers=evidence["multipliers"])
         if depth is not None:
             record["depth"] = depth
-        target = self.path(cube)
-        tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(record, separators=(",", ":")), encoding="utf-8")
-        os.replace(tmp, target)
+        self._saved(self.path(cube).name, record)
+
+    def write_refutation(self, m: int, evidence: dict) -> Path:
+        """`refutation-m<m>.json` in the folder, atomically (what `certify --refutation` reads)."""
+        return self._saved(f"refutation-m{m}.json", {"atoms": m, **evidence})
+
+    def _saved(self, name: str, record: dict) -> Path:
+        try:
+            return self._write(name, json.dumps(record, separators=(",", ":")))
+        except OSError as exc:
+            raise InputError(f"--checkpoint {self.folder}: cannot write {name} ({exc.strerror or exc})") from None
+
+    def _write(self, name: str, text: str) -> Path:
+        """Write `text` to folder/name atomically: a new file (O_EXCL, never an existing one or a link), then a rename."""
+        fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=self.folder)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                handle.write(text)
+            os.replace(tmp, self.folder / name)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+        return self.folder / name

@@ -184,14 +184,22 @@ def write_query_atomic(path: str, text: str) -> None:
 # -- minimize -------------------------------------------------------------------------------
 
 
+def _form_and_bounds(model_or_form: object) -> tuple:
+    """(exponential form, upper bound, best lower bound) of a model, as `minimize` starts from them."""
+    from headfusion.bounds.lower import lower_bound_summary
+
+    form = _form_of(model_or_form)
+    return form, form.upper_bound, lower_bound_summary(form, witness_cap=0).get("lower_bound") or 1
+
+
 @dataclass
 class MinimizeResult:
     """Outcome of stepping m up from the best lower bound."""
 
     minimum: int | None
     status: str  # "decided" | "unknown"
-    lower_bound: int
-    upper_bound: int
+    lower_bound: int | None  # None: the time ran out before the bounds were known
+    upper_bound: int | None
     steps: list[dict] = field(default_factory=list)
     head_json: list[dict] | None = None
     head_atoms: list[HeadAtom] | None = None
@@ -226,15 +234,25 @@ def minimize(
 ) -> MinimizeResult:
     """Least m with a head of m atoms: UNSAT steps from the lower bound, then SAT or the fused head.
 
-    `timeout` is the total budget; `progress(m, box_points, elapsed)` is called before each step.
+    `timeout` is the total budget, the exponential form and the bounds included: they are
+    computed in a child process killed at the deadline (`solving.bounded`), since one Newton
+    polytope can take minutes (K_6: > 5 min) and pure Python cannot be interrupted from inside;
+    then "unknown" with the reason.  `progress(m, box_points, elapsed)` is called before each step.
     """
     from headfusion.algebra.fused import atom_dicts
-    from headfusion.bounds.lower import lower_bound_summary
+    from headfusion.solving.bounded import run_bounded
 
     start = time.monotonic()
-    form = _form_of(model_or_form)
-    upper = form.upper_bound
-    lower = lower_bound_summary(form, witness_cap=0).get("lower_bound") or 1
+    status, value = run_bounded(lambda: _form_and_bounds(model_or_form), timeout, memory=None)
+    if status != "ok":
+        if status == "error":
+            raise value
+        if status == "memory":
+            raise MemoryError
+        result = MinimizeResult(None, "unknown", None, None, seconds=time.monotonic() - start)
+        result.reason = f"time limit of {timeout:g} s reached while computing the exponential form and the bounds"
+        return result
+    form, upper, lower = value
     result = MinimizeResult(None, "unknown", lower, upper)
     m = lower
     while m < upper:

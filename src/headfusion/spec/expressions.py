@@ -22,6 +22,7 @@ from fractions import Fraction
 from typing import Union
 
 from headfusion.spec.cost import MAX_BITS, MAX_DIGITS, MAX_VARIABLES, too_many_digits
+from headfusion.spec.display import printable
 from headfusion.spec.errors import InputError, ResourceLimit
 from headfusion.spec.numbers import Weight
 from headfusion.spec.model import Atom, Head, Key, MultiHead
@@ -388,7 +389,7 @@ def parse_expression(text: str, dimension: int | None = None) -> MultiHead:
     heads = tuple(
         Head(
             tuple(Atom(logit.key(), logit.weight(), value) for logit, value in zip(h.logits, h.values)),
-            h.label,
+            printable(h.label),  # a label is shown (analyze, LaTeX): the author's text without control characters
         )
         for _, h in combination.terms
     )

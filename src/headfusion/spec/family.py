@@ -19,6 +19,8 @@ CROSS_CHECKED_MEMBERS = (1, 2, 3)
 
 def every_d_block(kind: str, text: str | None, source: str | None) -> tuple[Spec, str, str]:
     """(the block f as a spec, the family's title with d, a slug) — SpecError unless F_d = c_d + Σ_j f(q_j)."""
+    if kind == "family" and source is not None:  # a family is its name: no pasted text may ride along
+        raise SpecError("the theorem for every d of a built-in family embeds no spec source")
     if kind == "family" and text in FAMILY_BLOCKS:
         block_text, title, name = FAMILY_BLOCKS[text], FAMILIES[text].title, FAMILIES[text].name
         member = lambda d: FAMILIES[text].build(d)  # noqa: E731
@@ -57,24 +59,3 @@ def _renamed(head: dict, j: int) -> dict:
 def _plain(head: dict) -> tuple:
     """What defines a head (labels are display only)."""
     return (str(head["scale"]), tuple((tuple(map(tuple, a["key"])), str(a["weight"]), str(a["value"])) for a in head["atoms"]))
-
-
-def function_text(spec: dict, limit: int = 160) -> str:
-    """The function a certificate's spec defines, in the command-line language (not its title).
-
-    A title is the spec author's label; this is what was parsed: the expression, the family
-    name with d, the expanded TOML sum, or for every d the block f.
-    """
-    if spec.get("every_d"):
-        block, _, _ = every_d_block(spec["kind"], spec["text"], spec["source"])
-        text = f"F_d(q) = c_d + sum over j = 1..d of f(q_j), f(q1) = {block.text}"
-    elif spec["kind"] == "toml":
-        from headfusion.spec.toml import parse_toml_text
-        from headfusion.spec.toml_expand import expand
-
-        text = expand(parse_toml_text(spec["source"], "the embedded TOML spec"), spec["d"]).expression()
-    elif spec["kind"] == "family":
-        text = f"{spec['text']} with d = {spec['d']}"
-    else:
-        text = spec["text"]
-    return text if len(text) <= limit else text[: limit - 20] + f" ... ({len(text)} characters)"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from headfusion.spec.cost import check_cost, check_dimension
+from headfusion.spec.display import printable
 from headfusion.spec.families import FAMILIES, build_family
 from headfusion.spec.model import Spec
 from headfusion.spec.expressions import SpecError, parse_expression
@@ -35,7 +36,7 @@ def load_spec(text: str, d: int | None = None) -> Spec:
         if d is not None:
             check_dimension(d)
         model = parse_expression(stripped, d)
-        spec = Spec(stripped, d, "expression", stripped, slug_of(stripped), model)
+        spec = Spec(stripped, d, "expression", printable(stripped), slug_of(stripped), model)
     check_cost(spec.model)
     return spec
 

@@ -15,6 +15,7 @@ from fractions import Fraction
 from typing import Callable, NamedTuple
 
 from headfusion.spec.cost import MAX_DIGITS
+from headfusion.spec.display import printable
 from headfusion.spec.errors import ResourceLimit
 from headfusion.spec.expressions import SpecError
 
@@ -90,7 +91,7 @@ def document_from_data(data: dict, text: str, where: str) -> TomlSpec:
         raise SpecError(
             f"{where}: 'name' must be 1-{MAX_NAME_CHARS} letters, digits, '_' or '-' (it names output files), got {name!r}"
         )
-    title = _string(data, "title", where, "the top level", default=name)
+    title = printable(_string(data, "title", where, "the top level", default=name))  # shown everywhere: no control text
     description = _string(data, "description", where, "the top level", default="")
 
     parameter = _read_parameter(data.get("parameter"), where)

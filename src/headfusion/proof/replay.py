@@ -1,0 +1,163 @@
+"""`verify` at the edge: a cost model before replay, then the kernel in a child process with a deadline.
+
+The kernel is plain and has no clock.  Here a parsed certificate is first measured — claims,
+digits × terms of each polynomial, powers of t in the sign decisions, multiplier entries and
+the work of checking them, face-limit nodes the root does not reach — and refused with the
+limit named when it asks for more than any certificate `certify` writes.  Then the kernel
+replays it in a child process (`solving.bounded`) killed after `timeout` seconds or when it
+passes 2 GB of memory: one line, exit 2, never a verdict.
+
+The same measures bound refutation files (`certify --refutation`) before their replay.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from headfusion.kernel.base import MAX_NODES, SchemaError, parse_json, read_certificate_text, within
+from headfusion.kernel.verify import Report, verify_certificate
+
+DEFAULT_TIMEOUT = 600.0  # seconds: the largest certificates of the test suite and benchmarks replay in under a minute
+MAX_CLAIMS = 10_000  # claims of one certificate (certify writes ~20, plus one per search)
+MAX_DIGIT_TERMS = 4_000_000  # terms × digits of its longest coefficient, per polynomial (the work of one product)
+MAX_T_WORK = 2_000_000  # Σ (spread of the powers of t + 1) over the mixed-sign coefficients of the construction
+MAX_MULTIPLIER_ENTRIES = 2_000_000  # entries of all multiplier vectors of one refutation
+MAX_MULTIPLIER_WORK = 50_000_000  # entries × terms of a row they combine (P′ or Q′), per refutation
+
+
+def _digits(value: object) -> int:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return abs(value).bit_length() * 30103 // 100000 + 1
+    return len(value) if isinstance(value, str) else 1
+
+
+def _is_poly(value: object) -> bool:
+    return isinstance(value, list) and bool(value) and all(isinstance(t, list) and len(t) == 2 and isinstance(t[0], list) for t in value[:3])
+
+
+def _polynomials(value: object, skip: frozenset = frozenset({"tree", "multipliers", "nodes", "head"})) -> list[list]:
+    """Every list of [exponent, coefficient] terms inside `value` (iterative; refutations and forms skipped)."""
+    found, stack = [], [value]
+    while stack:
+        node = stack.pop()
+        if _is_poly(node):
+            found.append(node)
+        elif isinstance(node, dict):
+            stack.extend(v for k, v in node.items() if k not in skip)
+        elif isinstance(node, list):
+            stack.extend(node)
+    return found
+
+
+def _t_work(D: list) -> int:
+    """Σ over the x-groups of D with coefficients of both signs of (spread of their powers of t + 1)."""
+    groups: dict[tuple, list] = {}
+    for term in D:
+        if isinstance(term, list) and len(term) == 2 and isinstance(term[0], list) and term[0]:
+            negative = term[1] < 0 if isinstance(term[1], int) else str(term[1]).startswith("-")
+            groups.setdefault(tuple(map(str, term[0][:-1])), []).append((term[0][-1], negative))
+    work = 0
+    for items in groups.values():
+        powers = [k for k, _ in items if isinstance(k, int)]
+        if powers and len({n for _, n in items}) == 2:
+            work += max(powers) - min(powers) + 1
+    return work
+
+
+def refutation_cost(evidence: object, row_terms: int) -> None:
+    """Refuse a refutation whose multipliers are beyond the limits (`row_terms`: the terms of P′ or Q′, whichever is larger)."""
+    if not isinstance(evidence, dict):
+        return
+    tree, vectors = evidence.get("tree"), evidence.get("multipliers")
+    if isinstance(tree, list):
+        within(len(tree), MAX_NODES, "refutation nodes")
+    if isinstance(vectors, list):
+        entries = sum(len(v) for v in vectors if isinstance(v, list))
+        within(entries, MAX_MULTIPLIER_ENTRIES, "multiplier entries of a refutation")
+        within(entries * max(row_terms, 1), MAX_MULTIPLIER_WORK, "multiplier entries × row terms of a refutation")
+
+
+def _question_terms(claims: list) -> int:
+    """An upper bound on the terms of P′ and Q′ from the exp-form evidence (Q′ = Π Q′_B, P′ within Σ_B P′_B Π Q′_B′ + Q′)."""
+    form = next((c.get("evidence") for c in claims if isinstance(c, dict) and c.get("id") == "exp-form"), None)
+    try:
+        shapes = [(len(s["P"]), len(s["Q"])) for s in form["shapes"]]
+        sizes = [shapes[b["shape"]] for b in form["blocks"]]
+    except (TypeError, KeyError, IndexError):
+        return 1  # malformed: the kernel says so
+    q = 1
+    for _, qb in sizes:
+        q = min(q * max(qb, 1), 10**12)
+    return min(q + sum(pb * q // max(qb, 1) for pb, qb in sizes), 10**12)
+
+
+def _face_unreached(nodes: object) -> int:
+    """Face-limit nodes the root does not reach (each costs an invariance test and proves nothing)."""
+    if not isinstance(nodes, list) or not nodes:
+        return 0
+    reached, stack = {0}, [0]
+    while stack:
+        node = nodes[stack.pop()]
+        for child in (node.get("plus"), node.get("minus")) if isinstance(node, dict) else ():
+            if isinstance(child, int) and 0 <= child < len(nodes) and child not in reached:
+                reached.add(child)
+                stack.append(child)
+    return len(nodes) - len(reached)
+
+
+def certificate_cost(cert: object) -> None:
+    """Refuse (SchemaError naming the limit) a parsed certificate that asks for more work than the limits."""
+    if not isinstance(cert, dict) or not isinstance(cert.get("claims"), list):
+        return  # not a certificate: the kernel says so
+    claims = cert["claims"]
+    within(len(claims), MAX_CLAIMS, "claims of a certificate")
+    for poly in _polynomials(claims):
+        within(len(poly) * max((_digits(t[1]) for t in poly if isinstance(t, list) and len(t) == 2), default=1), MAX_DIGIT_TERMS,
+               "terms × digits of a polynomial")
+    upper = next((c.get("evidence") for c in claims if isinstance(c, dict) and c.get("id") == "upper"), None)
+    heads = upper.get("heads") if isinstance(upper, dict) else None
+    if isinstance(heads, list):
+        within(sum(_t_work(h["D"]) for h in heads if isinstance(h, dict) and isinstance(h.get("D"), list)), MAX_T_WORK,
+               "powers of t in the sign decisions of the construction")
+    row_terms = None
+    for claim in claims:
+        evidence = claim.get("evidence") if isinstance(claim, dict) else None
+        if isinstance(evidence, dict) and "multipliers" in evidence:
+            row_terms = _question_terms(claims) if row_terms is None else row_terms
+            refutation_cost(evidence, row_terms)
+        if isinstance(claim, dict) and claim.get("id") == "lower:face" and isinstance(evidence, dict):
+            within(_face_unreached(evidence.get("nodes")), 0, "face-limit nodes not reached from the root")
+
+
+def _replay(path: str | None, text: str | None) -> Report:
+    """Read (bounded), measure and replay: the work of the child process."""
+    cert = parse_json(read_certificate_text(path) if path is not None else text)
+    certificate_cost(cert)
+    return verify_certificate(cert)
+
+
+def verify_bounded(certificate: str | Path | dict[str, Any], timeout: float = DEFAULT_TIMEOUT) -> Report:
+    """The kernel's report on a certificate (a path or parsed data), within `timeout` seconds and 2 GB.
+
+    SchemaError (exit 2) when it is not a bounded certificate, over a limit of the cost model,
+    or when the replay overruns its time or memory; OSError when the file cannot be read;
+    TypeError or ValueError when data passed as a dict is not JSON.
+    """
+    from headfusion.solving.bounded import MEMORY_BYTES, run_bounded
+
+    text = json.dumps(certificate) if isinstance(certificate, dict) else None  # the same bounds as a file
+    path = None if isinstance(certificate, dict) else str(certificate)
+    status, value = run_bounded(lambda: _replay(path, text), timeout)
+    if status == "timeout":
+        raise SchemaError(f"verification exceeded its timeout of {timeout:g} s")
+    if status == "memory":
+        raise SchemaError(f"verification exceeded its memory limit of {MEMORY_BYTES // 2**30} GB")
+    if status == "error":
+        if isinstance(value, (SchemaError, OSError)):
+            raise value
+        if isinstance(value, RecursionError):
+            raise SchemaError("input nested too deeply")
+        raise SchemaError(f"verification failed: {type(value).__name__}: {value}")
+    return value

@@ -64,8 +64,8 @@ def rows(P: Poly, Q: Poly, sizes: tuple[int, ...]) -> tuple[dict, dict]:
     return D, N
 
 
-def _point(data: object) -> Point:
-    require(isinstance(data, list), "a point must be a list")
+def _point(data: object, rank: int | None = None) -> Point:
+    require(isinstance(data, list) and (rank is None or len(data) == rank), "a point must be a list (of the lattice's rank)")
     return tuple(integer(v) for v in data)  # type: ignore[union-attr]
 
 

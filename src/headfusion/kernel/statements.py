@@ -78,11 +78,6 @@ def refutation(m: int, leaves: dict[str, int]) -> str:
             rf"({leaves['count']} count, {leaves['layer']} layer, {leaves['farkas']} Farkas{extra}) closes the box of Lemma L3; hence $m^*(F)\ge {m + 1}$.")
 
 
-def plural(n: int, word: str, words: str | None = None) -> str:
-    """'1 edge', '3 edges'."""
-    return f"{n} {word if n == 1 else (words or word + 's')}"
-
-
 def classes(indices: list[int], bound: int, mixed: bool) -> str:
     shapes = "one block shape" if len(indices) == 1 else f"{len(indices)} block shapes"
     others = ", and Lemma L5 for the other blocks" if mixed else ""
@@ -91,7 +86,7 @@ def classes(indices: list[int], bound: int, mixed: bool) -> str:
 
 
 def edges(count: int, vertices: int, support: int) -> str:
-    return (rf"Spanning trees of {plural(count, 'rigid edge')}, each with its exposing witness (Table~\ref{{tab:edges}}), join the "
+    return (rf"Spanning trees of {count} rigid edge{'s' if count != 1 else ''}, each with its exposing witness (Table~\ref{{tab:edges}}), join the "
             rf"vertices of every block's Newton polytope; $V={tex_int(vertices)}$ and $|\operatorname{{supp}}Q'|={tex_int(support)}>V$, "
             rf"so by Lemma LE, $m^*(F)\ge {tex_int(vertices + 1)}$.")
 

@@ -1,16 +1,12 @@
 """Lower bounds a reader checks by hand (DESIGN §8): residue classes (LK) and rigid edges (LE).
 
-claim          lemma  what is recomputed here
-lower:classes  LK     per block shape B, from a sublattice M_B (upper-triangular basis) and a tilt
-                      ρ_c = r_c·t^(s_c) (r_c > 0 rational): the sums of the coefficients of Q′_B(ρ⊙x)
-                      over the classes of Λ_B/M_B, each an element of Q[t^±]. All equal to one c_B ≠ 0
-                      gives K_B = [Λ_B : M_B]; mixed with L5 over the blocks (LP):
-                      m*(F) ≥ Π_B max(V_B, K_B).
-lower:edges    LE     per block shape, edges [u, w] of Newt(Q′_B) with witnesses c: the argmax of ⟨c,·⟩
-                      over supp Q′_B is exactly the support points on [u, w]; u, w among the vertices of
-                      lower:newton; the edges form a spanning tree of those vertices; max_c P′_B ≤ max_c Q′_B
-                      and P′_B,c is not a constant multiple of Q′_B,c (the face limit is not constant).
-                      With |supp Q′| > V: m*(F) ≥ V + 1.
+claim          lemma  recomputed here
+lower:classes  LK     per shape, the class sums of Q′_B(ρ⊙x) modulo M_B (upper-triangular basis; tilt
+                      ρ_c = r_c·t^(s_c), r_c > 0), in Q[t^±]; all equal to one c_B ≠ 0 gives K_B = [Λ_B : M_B],
+                      and with L5 on the other blocks (LP) m*(F) ≥ Π_B max(V_B, K_B).
+lower:edges    LE     per shape, a spanning tree of the vertices of lower:newton by edges [u, w] whose witness c
+                      is maximised on supp Q′_B exactly at the points of [u, w], with max_c P′_B ≤ max_c Q′_B and
+                      P′_B,c not a constant multiple of Q′_B,c; with |supp Q′| > V, m*(F) ≥ V + 1.
 """
 
 from __future__ import annotations
@@ -21,13 +17,9 @@ from math import prod
 from headfusion.kernel import statements as say
 from headfusion.kernel.base import MAX_POINTS, integer, rational, rational_json, require, within
 from headfusion.kernel.poly import add, mul, x_groups
+from headfusion.kernel.refutation import _point
 
 Point = tuple[int, ...]
-
-
-def _point(data: object, rank: int) -> Point:
-    require(isinstance(data, list) and len(data) == rank, "a point or direction of the wrong length")
-    return tuple(integer(v) for v in data)  # type: ignore[union-attr]
 
 
 def class_sums(Q: dict, basis: list[list[int]], tilt: list[tuple[Fraction, int]]) -> dict[Point, dict[int, Fraction]]:
@@ -54,20 +46,17 @@ def class_sums(Q: dict, basis: list[list[int]], tilt: list[tuple[Fraction, int]]
 def check_classes(model: object, ev: dict, facts: dict) -> tuple[dict, list[str], str]:
     """Lemma LK per shape (class sums recomputed exactly), mixed with L5 over the blocks: Π_B max(V_B, K_B)."""
     exp, newton = facts["exp-form"], facts["lower:newton"]
-    require(isinstance(ev.get("shapes"), list) and len(ev["shapes"]) == len(exp["shapes"]) and set(ev) == {"shapes"},
-            "one residue-class entry per shape expected")
+    require(len(ev["shapes"]) == len(exp["shapes"]), "one residue-class entry per shape expected")
     indices = []
     for i, (item, (_, _, rank, _, Q)) in enumerate(zip(ev["shapes"], exp["shapes"])):
         if item is None:
             indices.append(1)
             continue
-        require(isinstance(item, dict) and set(item) == {"lattice", "tilt", "sums"}, f"shape {i}: malformed residue classes")
         basis = [list(_point(row, rank)) for row in item["lattice"]]
         require(len(basis) == rank and all(basis[r][r] >= 1 and not any(basis[r][:r]) for r in range(rank)),
                 f"shape {i}: the lattice basis must be upper triangular with a positive diagonal")
-        require(isinstance(item["tilt"], list) and len(item["tilt"]) == rank, f"shape {i}: one tilt per coordinate expected")
         tilt = [(rational(r), integer(s)) for r, s in item["tilt"]]
-        require(all(r > 0 for r, _ in tilt), f"shape {i}: a tilt must be positive")
+        require(len(tilt) == rank and all(r > 0 for r, _ in tilt), f"shape {i}: one positive tilt per coordinate expected")
         index = prod(basis[r][r] for r in range(rank))
         within(index, MAX_POINTS, "classes of a residue-class claim")
         sums = class_sums(Q, basis, tilt)
@@ -95,24 +84,14 @@ def _on_segment(p: Point, u: Point, w: Point) -> bool:
 def check_edges(model: object, ev: dict, facts: dict) -> tuple[dict, list[str], str]:
     """Lemma LE: a spanning tree of rigid edges for every shape, and |supp Q′| > V, give m* ≥ V + 1."""
     exp, newton = facts["exp-form"], facts["lower:newton"]
-    require(isinstance(ev.get("shapes"), list) and len(ev["shapes"]) == len(exp["shapes"]) and set(ev) == {"shapes"},
-            "one rigid-edge entry per shape expected")
+    require(len(ev["shapes"]) == len(exp["shapes"]), "one rigid-edge entry per shape expected")
     total = 0
     for i, (item, (_, _, rank, P, Q), (_, vertices)) in enumerate(zip(ev["shapes"], exp["shapes"], newton["shapes"])):
         require(vertices is not None, f"shape {i}: rigid edges need the vertices of Newt(Q'_B) listed in lower:newton")
-        require(isinstance(item, dict) and set(item) == {"edges"} and isinstance(item["edges"], list), f"shape {i}: malformed edges")
         require(len(item["edges"]) == len(vertices) - 1, f"shape {i}: a spanning tree of {len(vertices)} vertices has {len(vertices) - 1} edges")
-        within(len(item["edges"]) * (len(P) + len(Q)), 50 * MAX_POINTS, "witness comparisons")
-        Qx, Px = x_groups(Q), x_groups(P)
-        root = {v: v for v in vertices}  # union-find over the tree's vertices
-
-        def find(v: Point) -> Point:
-            while root[v] != v:
-                v = root[v]
-            return v
-
+        within(len(item["edges"]) * (len(P) + len(Q) + len(vertices)), 50 * MAX_POINTS, "witness comparisons")
+        Qx, Px, part = x_groups(Q), x_groups(P), {v: v for v in vertices}  # part: the tree's component of each vertex
         for edge in item["edges"]:
-            require(isinstance(edge, list) and len(edge) == 3, f"shape {i}: malformed edge")
             u, w, c = (_point(x, rank) for x in edge)
             require(u in vertices and w in vertices and u != w, f"shape {i}: edge {list(u)}–{list(w)}: ends are not two vertices of lower:newton")
             level = lambda e: sum(a * b for a, b in zip(c, e))  # noqa: E731
@@ -121,15 +100,12 @@ def check_edges(model: object, ev: dict, facts: dict) -> tuple[dict, list[str], 
             require(u in face and w in face and all(_on_segment(e, u, w) for e in face),
                     f"shape {i}: witness {list(c)} does not expose exactly the edge {list(u)}–{list(w)}")
             require(all(level(e) <= top for e in Px), f"shape {i}: P'_B rises above Q'_B along {list(c)} (F unbounded)")
-            Pc = {e: v for e, v in P.items() if level(e[:-1]) == top}
-            Qc = {e: v for e, v in Q.items() if level(e[:-1]) == top}
-            q0 = {(0,) * rank + (k,): v for k, v in Qx[u].items()}
-            p0 = {(0,) * rank + (k,): v for k, v in Px.get(u, {}).items()}
+            Pc, Qc = ({e: v for e, v in R.items() if level(e[:-1]) == top} for R in (P, Q))
+            q0, p0 = ({(0,) * rank + (k,): v for k, v in R.get(u, {}).items()} for R in (Qx, Px))
             # F_c = P′_c/Q′_c is constant iff P′_c = κ·Q′_c, κ = p0/q0 (coefficients at the vertex u)
             require(add(mul(Pc, q0), mul(Qc, p0), Fraction(-1)), f"shape {i}: the face limit along {list(c)} is constant: the edge is not rigid")
-            a, b = find(u), find(w)
-            require(a != b, f"shape {i}: the edges contain a cycle")
-            root[a] = b
+            require(part[u] != part[w], f"shape {i}: the edges contain a cycle")
+            part = {v: part[w] if k == part[u] else k for v, k in part.items()}
         total += len(item["edges"])
     support = prod(len(x_groups(exp["shapes"][s][4])) for s in exp["blocks"])
     V = newton["count"]

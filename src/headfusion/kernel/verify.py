@@ -41,7 +41,8 @@ FIELDS: dict[str, object] = {"exp-form": {"t_scale": _, "shapes": [{"denominator
     "coprime": {"shapes": [{"factors": [{"poly": _, "multiplicity": _, "reason": _, "substitution": _, "A": _, "B": _}]}]},
     "face-limits": {"nodes": [{"form": _, "bound": _, "direction": _, "plus": _, "minus": _}]}, "unknown": {"atoms": _, "reason": _},
     "refutation": {"atoms": _, "tree": _, "multipliers": _, "symmetries": _}, "head": {"atoms": _, "head": [{"key": _, "weight": _, "value": _}]},
-    "testimony": {"atoms": _, "verdict": _, "query_sha256": _, "options": _, "solvers": [{"name": _, "version": _, "verdict": _}]}}
+    "testimony": {"atoms": _, "verdict": _, "query_sha256": _, "options": _, "solvers": [{"name": _, "version": _, "verdict": _}]},
+    "classes": {"shapes": [{"lattice": _, "tilt": _, "sums": _}]}, "edges": {"shapes": [{"edges": _}]}}
 
 
 def known_fields(value: object, schema: object, where: str = "evidence") -> None:

@@ -34,12 +34,10 @@ from headfusion.bounds.facelimits import (
 from headfusion.algebra.laurent import LPoly
 from headfusion.spec.model import MultiHead
 from headfusion.bounds.polytope import (
-    MAX_ARRANGEMENT_GENERATORS,
     MAX_EXPLICIT_SUPPORT,
+    NewtonGraph,
     VertexSet,
-    explicit_vertices,
-    is_witness,
-    rank,
+    newton_graph,
     zonotope_directions,
     zonotope_vertex_count,
 )
@@ -47,7 +45,6 @@ from headfusion.bounds.polytope import (
 MAX_LISTED_WITNESSES = 4096
 FACE_LIMIT_MAX_DIMENSION = 24
 FACE_LIMIT_MAX_NODES = 4000
-MAX_PARALLELEPIPED = 16  # 2^16 sign vectors at most
 
 
 @dataclass(frozen=True)
@@ -98,56 +95,36 @@ def binomial_generators(block: Block) -> list[tuple[int, ...]] | None:
 
 
 _block_cache: dict[LPoly, BlockNewton] = {}  # keyed by Q′_B: equal polynomials, equal polytopes
+_graph_cache: dict[LPoly, NewtonGraph] = {}
 
 
 def block_newton(block: Block) -> BlockNewton:
-    """Vertices of one block's Newton polytope (explicit when the support is small)."""
+    """Vertices of one block's Newton polytope: listed with witnesses when the support is small, else counted."""
     cached = _block_cache.get(block.Q_reduced)
     if cached is not None:
         return cached
     support_size = len(x_support(block.Q_reduced))
     generators = binomial_generators(block)
-    if support_size <= MAX_EXPLICIT_SUPPORT and generators and rank(generators) == len(generators) <= MAX_PARALLELEPIPED:
-        vertices = parallelepiped_vertices(block_support(block), generators)
-        result = BlockNewton("explicit", vertices.count, vertices, None)
-    elif support_size <= MAX_EXPLICIT_SUPPORT:
-        expected = None
-        if generators:  # a zonotope: its vertex count is known exactly (LZ), so the LP can stop early
-            directions = zonotope_directions(generators)
-            if len(directions) <= MAX_ARRANGEMENT_GENERATORS:
-                expected = zonotope_vertex_count(directions)
-        vertices = explicit_vertices(block_support(block), expected=expected)
+    if support_size <= MAX_EXPLICIT_SUPPORT:
+        graph = _graph_cache.get(block.Q_reduced) or newton_graph(block_support(block), generators, with_edges=False)
+        vertices = VertexSet(block.rank, support_size, graph.vertices)
         result = BlockNewton("explicit", vertices.count, vertices, None)
     else:
         if generators is None:
             raise ValueError(f"Newton polytope with {support_size} support points and non-binomial factors")
-        directions = zonotope_directions(generators)
+        directions = zonotope_directions(generators)  # a zonotope: its vertices are counted (LZ), not listed
         result = BlockNewton("zonotope", zonotope_vertex_count(directions), None, directions)
     _block_cache[block.Q_reduced] = result
     return result
 
 
-def parallelepiped_vertices(support: list[tuple[int, ...]], generators: list[tuple[int, ...]]) -> VertexSet:
-    """Vertices of a zonotope with linearly independent generators g_1..g_k: one per sign vector s.
-
-    The functional c with ⟨c, g_i⟩ = s_i (least-norm rational solution, scaled to integers)
-    is maximised at a single point of the support, a vertex; every witness is checked.
-    """
-    from itertools import product as signs
-
-    r = len(generators[0])
-    gram = [[Fraction(sum(a * b for a, b in zip(g, h))) for h in generators] for g in generators]
-    found: dict[tuple[int, ...], tuple[int, ...]] = {}
-    for sign in signs((1, -1), repeat=len(generators)):
-        y = _solve(gram, [Fraction(x) for x in sign])
-        c = [sum((y[i] * generators[i][j] for i in range(len(generators))), Fraction(0)) for j in range(r)]
-        scale = lcm(1, *(v.denominator for v in c))
-        witness = tuple(int(v * scale) for v in c)
-        vertex = max(support, key=lambda p: sum(a * b for a, b in zip(witness, p)))
-        if not is_witness(vertex, witness, support):  # never trust the construction
-            raise AssertionError(f"parallelepiped witness failed for {vertex}")
-        found[vertex] = witness
-    return VertexSet(r, len(support), tuple(sorted(found.items())))
+def block_newton_graph(block: Block) -> NewtonGraph:
+    """All vertices and edges of Newt(Q′_B) with checked witnesses (zonotopes through their generators)."""
+    cached = _graph_cache.get(block.Q_reduced)
+    if cached is None:
+        cached = newton_graph(block_support(block), binomial_generators(block), with_edges=True)
+        _graph_cache[block.Q_reduced] = cached
+    return cached
 
 
 def newton_bound(form: ExpForm) -> NewtonBound:

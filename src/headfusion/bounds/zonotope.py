@@ -1,0 +1,165 @@
+"""Vertices and edges of a zonotope from its generators: regions of a central hyperplane arrangement.
+
+Z = base + Σ_j [0, ℓ_j·d_j] (d_j primitive, one per line of generators).  A direction c with
+⟨c, d_j⟩ ≠ 0 for every j is maximised at the single point base + Σ_{⟨c,d_j⟩>0} ℓ_j·d_j, so
+the vertices of Z are the regions of the arrangement {c : ⟨c, d_j⟩ = 0} (its sign vectors).
+Two regions whose sign vectors differ in line j only are separated by the one hyperplane
+H_j; a direction on the wall between them is maximised exactly on the edge joining the
+two vertices (a translate of [0, ℓ_j·d_j]), and these are all the edges of Z.
+
+Regions are enumerated by deletion and restriction, exactly and without an LP: the regions
+of A are those of A ∖ H that H misses, plus two for each region of the restriction A^H
+(H cuts a region of A ∖ H in two exactly when it meets it).  Each region carries an integer
+interior point, which is the vertex witness; the witness of an edge is the point where the
+segment between the interior points of its two regions crosses the wall.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import lcm
+from typing import Sequence
+
+import numpy as np
+
+from headfusion.bounds.lattice import dot, exact_products, int_array, line, primitive, rank, shells
+
+Vector = tuple[int, ...]
+
+
+def generator_lines(generators: Sequence[Sequence[int]]) -> tuple[tuple[Vector, ...], tuple[int, ...]]:
+    """Distinct lines d_j of the nonzero generators and the total lattice length ℓ_j along each."""
+    lengths: dict[Vector, int] = {}
+    for g in generators:
+        if any(g):
+            d = line(g)
+            i = next(i for i, x in enumerate(d) if x)
+            lengths[d] = lengths.get(d, 0) + abs(g[i] // d[i])
+    lines = tuple(sorted(lengths))
+    return lines, tuple(lengths[d] for d in lines)
+
+
+def _signs(c: Sequence[int], lines: Sequence[Vector]) -> tuple[bool, ...]:
+    values = [dot(c, d) for d in lines]
+    assert all(values), "an interior point lies on a hyperplane"
+    return tuple(v > 0 for v in values)
+
+
+def _restrict(lines: Sequence[Vector], d: Vector) -> tuple[Vector, ...]:
+    """The arrangement restricted to H_d = d^⊥: e ↦ (d·d)e − (e·d)d, distinct lines (none parallel to d)."""
+    dd = dot(d, d)
+    out = set()
+    for e in lines:
+        ed = dot(e, d)
+        p = tuple(dd * x - ed * y for x, y in zip(e, d))
+        if any(p):
+            out.add(line(p))
+    return tuple(sorted(out))
+
+
+def _independent_regions(lines: Sequence[Vector], width: int) -> list[Vector]:
+    """All 2^k sign vectors of k independent lines: c = Σ s_j m_j with ⟨m_i, d_j⟩ = δ_ij (dual basis, scaled)."""
+    k = len(lines)
+    if k == 0:
+        return [(0,) * width]
+    gram = [[Fraction(dot(a, b)) for b in lines] for a in lines]
+    inverse = _inverse(gram)
+    dual = [[sum((inverse[i][l] * lines[l][j] for l in range(k)), Fraction(0)) for j in range(width)] for i in range(k)]
+    scale = lcm(*(x.denominator for row in dual for x in row))
+    dual_int = int_array([[int(x * scale) for x in row] for row in dual], width)
+    signs = np.array([[1 if (s >> (k - 1 - j)) & 1 else -1 for j in range(k)] for s in range(2**k)], dtype=np.int64)
+    points = exact_products(signs, dual_int.T.copy())
+    return [primitive([int(x) for x in row]) for row in points]
+
+
+def _inverse(matrix: list[list[Fraction]]) -> list[list[Fraction]]:
+    n = len(matrix)
+    rows = [row[:] + [Fraction(int(i == j)) for j in range(n)] for i, row in enumerate(matrix)]
+    for col in range(n):
+        pivot = next(i for i in range(col, n) if rows[i][col] != 0)
+        rows[col], rows[pivot] = rows[pivot], rows[col]
+        p = rows[col][col]
+        rows[col] = [x / p for x in rows[col]]
+        for i in range(n):
+            if i != col and rows[i][col] != 0:
+                f = rows[i][col]
+                rows[i] = [a - f * b for a, b in zip(rows[i], rows[col])]
+    return [row[n:] for row in rows]
+
+
+def arrangement_regions(lines: tuple[Vector, ...], width: int, memo: dict | None = None) -> list[Vector]:
+    """One integer interior point per region of the central arrangement {c : ⟨c, d⟩ = 0, d ∈ lines}.
+
+    `lines` are distinct primitive lines (as from `generator_lines`); interior points lie in
+    their span.  Deletion–restriction, one line at a time.
+    """
+    memo = {} if memo is None else memo
+    if lines in memo:
+        return memo[lines]
+    if rank(lines) == len(lines):
+        memo[lines] = _independent_regions(lines, width)
+        return memo[lines]
+    regions: list[Vector] = [(0,) * width]
+    for i, d in enumerate(lines):
+        rest = lines[:i]
+        split = {_signs(ch, rest): ch for ch in arrangement_regions(_restrict(rest, d), width, memo)}
+        grown: list[Vector] = []
+        for c in regions:
+            ch = split.get(_signs(c, rest))
+            if ch is None:  # H_d misses this region
+                grown.append(c)
+                continue
+            # c_h ± d/K stays in the region for K|⟨c_h, e⟩| > |⟨d, e⟩| (every e in rest)
+            scale = 1 + max((abs(dot(d, e)) // abs(dot(ch, e)) for e in rest), default=0)
+            grown.append(primitive([scale * x + y for x, y in zip(ch, d)]))
+            grown.append(primitive([scale * x - y for x, y in zip(ch, d)]))
+        regions = grown
+    memo[lines] = regions
+    return regions
+
+
+def region_key(c: Sequence[int], lines: Sequence[Vector]) -> int:
+    """The sign vector of an interior point as a bit mask (bit j set when ⟨c, d_j⟩ > 0)."""
+    return sum(1 << j for j, positive in enumerate(_signs(c, lines)) if positive)
+
+
+def wall_point(c: Vector, c_other: Vector, d: Vector) -> Vector:
+    """The point of the segment [c, c_other] on H_d (⟨c, d⟩ and ⟨c_other, d⟩ of opposite signs), primitive."""
+    a, b = dot(c, d), dot(c_other, d)
+    assert a * b < 0
+    return primitive([abs(a) * y + abs(b) * x for x, y in zip(c, c_other)])
+
+
+def classify_box(
+    lines: Sequence[Vector], width: int, budget: int, wanted: tuple[int, int] | None = None
+) -> tuple[dict[int, Vector], dict[tuple[int, int], Vector]]:
+    """Least box vectors per region and per wall (canonical small witnesses), found shell by shell.
+
+    Returns ({region mask: c}, {(mask with bit j clear, j): c on H_j}); within a shell the
+    first vector in canonical order wins, and earlier shells win over later ones.  Stops once
+    `wanted` = (#regions, #walls) are all found.
+    """
+    regions: dict[int, Vector] = {}
+    walls: dict[tuple[int, int], Vector] = {}
+    m = len(lines)
+    if m == 0 or m > 62:
+        return regions, walls
+    matrix = int_array(lines, width)
+    powers = np.array([1 << j for j in range(m)], dtype=np.int64)
+    for shell in shells(width, budget):
+        values = exact_products(shell, matrix)
+        positive = (values > 0).astype(np.int64) @ powers
+        zeros = values == 0
+        count = zeros.sum(axis=1)
+        rows = np.flatnonzero(count == 0)
+        keys, first = np.unique(positive[rows], return_index=True)
+        for key, row in zip(keys.tolist(), rows[first].tolist()):
+            regions.setdefault(key, tuple(shell[row].tolist()))
+        rows = np.flatnonzero(count == 1)
+        which = zeros[rows].argmax(axis=1)
+        keys, first = np.unique(np.stack([positive[rows], which], axis=1).reshape(-1, 2), axis=0, return_index=True)
+        for (key, j), row in zip(keys.tolist(), rows[first].tolist()):
+            walls.setdefault((key, j), tuple(shell[row].tolist()))
+        if wanted is not None and len(regions) >= wanted[0] and len(walls) >= wanted[1]:
+            break
+    return regions, walls

@@ -14,6 +14,7 @@ Upper bound: the fused head of `algebra` (DESIGN §2, "Upper bounds").
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from fractions import Fraction
 from itertools import islice, product as cartesian
 from math import gcd, lcm, prod
@@ -32,6 +33,7 @@ from headfusion.bounds.facelimits import (
     used_variables,
 )
 from headfusion.algebra.laurent import LPoly
+from headfusion.algebra.lattice import LatticeBasis
 from headfusion.spec.model import MultiHead
 from headfusion.bounds.polytope import (
     MAX_EXPLICIT_SUPPORT,
@@ -138,15 +140,25 @@ def witness_in_q(block: Block, witness: tuple[int, ...]) -> dict[int, Fraction]:
     Then ⟨c′, key(k)⟩ = const + ⟨c, k⟩, so c′ witnesses the same vertex among the keys.
     Solved exactly in the span of the basis (Gram system), then scaled to integers.
     """
-    r = block.rank
-    if r == 0:
+    if block.rank == 0:
         return {}
-    basis = [block.basis.point(tuple(1 if j == i else 0 for j in range(r))) for i in range(r)]
-    gram = [[sum((a * b for a, b in zip(basis[i], basis[j])), Fraction(0)) for j in range(r)] for i in range(r)]
-    coeffs = _solve(gram, [Fraction(w) for w in witness])
-    functional = [sum((coeffs[i] * basis[i][j] for i in range(r)), Fraction(0)) for j in range(len(block.variables))]
+    rows = _dual_rows(block.basis)  # c′ = Σ_i c_i · rows_i (one Gram solve per basis, not per witness)
+    functional = [sum((w * row[j] for w, row in zip(witness, rows) if w), Fraction(0)) for j in range(len(block.variables))]
     scale = lcm(1, *(v.denominator for v in functional))
     return {block.variables[j]: v * scale for j, v in enumerate(functional) if v}
+
+
+@lru_cache(maxsize=256)
+def _dual_rows(basis: LatticeBasis) -> tuple[tuple[Fraction, ...], ...]:
+    """Rows G⁻¹B of the dual basis in span(B) (G the Gram matrix of B): ⟨row_i, b_j⟩ = δ_ij."""
+    r = basis.rank
+    vectors = [basis.point(tuple(1 if j == i else 0 for j in range(r))) for i in range(r)]
+    gram = [[sum((a * b for a, b in zip(vectors[i], vectors[j])), Fraction(0)) for j in range(r)] for i in range(r)]
+    columns = [_solve(gram, [Fraction(int(i == l)) for i in range(r)]) for l in range(r)]  # G⁻¹ (symmetric)
+    width = len(vectors[0])
+    return tuple(
+        tuple(sum((columns[l][i] * vectors[i][j] for i in range(r)), Fraction(0)) for j in range(width)) for l in range(r)
+    )
 
 
 def _solve(matrix: list[list[Fraction]], rhs: list[Fraction]) -> list[Fraction]:

@@ -30,13 +30,19 @@ from typing import Sequence
 import numpy as np
 
 from headfusion.bounds import hull
-from headfusion.bounds.lattice import Point, dot, exact_products, int_array, line, pivot_columns, rank, shells
-from headfusion.bounds.zonotope import arrangement_regions, classify_box, generator_lines, region_key, wall_point
+from headfusion.bounds.lattice import Point, dot, exact_products, int_array, line, pivot_columns, primitive, rank
+from headfusion.bounds.witnesses import BOX_BUDGET, box_vertex_witnesses, choose
+from headfusion.bounds.zonotope import (
+    arrangement_regions,
+    classify_box,
+    facet_normals,
+    generator_lines,
+    normal_cone_sums,
+    region_key,
+)
 
 MAX_EXPLICIT_SUPPORT = 40_000
 MAX_ARRANGEMENT_GENERATORS = 22
-BOX_BUDGET = 200_000  # integer directions tried in the search for small witnesses
-BOX_WORK = 40_000_000  # direction × vertex products allowed in that search (general polytopes)
 
 
 def is_witness(vertex: Point, witness: Sequence[int], support: Sequence[Point]) -> bool:
@@ -113,18 +119,25 @@ def _zonotope_graph(points: list[Point], generators: Sequence[Point], with_edges
     lines, lengths = generator_lines(generators)
     if not lines or any(len(d) != r for d in lines):
         return None
+    m = len(lines)
     interior = {region_key(c, lines): c for c in arrangement_regions(lines, r)}
-    adjacent = [(key, j) for key in interior for j in range(len(lines)) if not key >> j & 1 and key | 1 << j in interior] if with_edges else []
-    boxed, walls = classify_box(lines, r, BOX_BUDGET, (len(interior), len(adjacent)))
+    keys = sorted(interior)
+    adjacent = [(key, j) for key in keys for j in range(m) if not key >> j & 1 and key | 1 << j in interior] if with_edges else []
+    # witnesses: sums of facet normals, then the least box directions where the box reaches
+    patterns = np.array([[1 if key >> j & 1 else -1 for j in range(m)] for key in keys]
+                        + [[0 if i == j else 1 if key >> i & 1 else -1 for i in range(m)] for key, j in adjacent],
+                        dtype=np.int64).reshape(-1, m)
+    sums = normal_cone_sums(patterns, lines, facet_normals(lines, r), r)
+    witness = [primitive([int(x) for x in row]) for row in sums]
+    boxed, walls, radius = classify_box(lines, r, BOX_BUDGET, (len(keys), len(adjacent)))
     # the translation: the support's maximiser of one region's direction is that region's vertex
-    key0, c0 = next(iter(interior.items()))
-    values = [dot(c0, p) for p in points]
+    values = [dot(witness[0], p) for p in points]
     top = max(values)
     if values.count(top) != 1:
         return None
     base = list(points[values.index(top)])
     for j, d in enumerate(lines):
-        if key0 >> j & 1:
+        if keys[0] >> j & 1:
             base = [x - lengths[j] * y for x, y in zip(base, d)]
 
     def vertex(key: int) -> Point:
@@ -134,14 +147,20 @@ def _zonotope_graph(points: list[Point], generators: Sequence[Point], with_edges
                 v = [x + lengths[j] * y for x, y in zip(v, d)]
         return tuple(v)
 
-    vertices = tuple(sorted((vertex(key), boxed.get(key, c)) for key, c in interior.items()))
-    edges: list[tuple[Point, Point, tuple[int, ...]]] = []
-    if with_edges:
-        for key, j in adjacent:
-            other = key | 1 << j
-            c = walls.get((key, j)) or wall_point(interior[key], interior[other], lines[j])
-            edges.append((vertex(key), vertex(other), c))
-    return NewtonGraph(vertices, tuple(sorted(edges)))
+    def cone(pattern: np.ndarray) -> tuple[list[Point], list[Point]]:
+        """Rows of the region or wall: s_j·d_j ≥ 1 off the wall, d_j = 0 on it."""
+        above = [tuple(int(s) * x for x in d) for s, d in zip(pattern, lines) if s]
+        return above, [d for s, d in zip(pattern, lines) if not s]
+
+    chosen = choose([
+        (c, boxed.get(key) if i < len(keys) else walls.get(adjacent[i - len(keys)]), lambda p=pattern: cone(p))
+        for i, (key, c, pattern) in enumerate(zip(keys + [k for k, _ in adjacent], witness, patterns))
+    ], radius)
+    vertices = tuple(sorted(zip((vertex(key) for key in keys), chosen)))
+    edges = tuple(sorted(
+        (vertex(key), vertex(key | 1 << j), c) for (key, j), c in zip(adjacent, chosen[len(keys):])
+    ))
+    return NewtonGraph(vertices, edges)
 
 
 # -- general point sets ------------------------------------------------------------------------
@@ -166,49 +185,32 @@ def _hull_graph(points: list[Point], with_edges: bool) -> NewtonGraph:
     spread = [sum((n * x - s) ** 2 for x, s in zip(p, centre)) for p in projected]
     order = sorted(range(n), key=lambda i: (-spread[i], projected[i]))  # far points (likely vertices) first
     faces = hull.facets(projected, order)
-    found, pairs = hull.vertices_and_edges(projected, faces, with_edges)
+    found, pairs = hull.vertices_and_edges(projected, faces, True)  # edges also give the LP its rows
     index = [i for i, _ in found]
-    boxed, walls = _box_witnesses([projected[i] for i in index], k, len(pairs) if with_edges else 0)
     position = {i: a for a, i in enumerate(index)}
-    vertices = tuple(sorted((points[i], lift(boxed.get(position[i], c))) for i, c in found))
-    edges = tuple(sorted(
-        (points[u], points[w], lift(walls.get((position[u], position[w]), c))) for u, w, c in pairs
-    ))
+    boxed, walls, radius = box_vertex_witnesses([projected[i] for i in index], k, len(pairs) if with_edges else 0)
+    neighbours: dict[int, list[int]] = {i: [] for i in index}
+    for u, w, _ in pairs:
+        neighbours[u].append(w)
+        neighbours[w].append(u)
+
+    def away(u: int, others: Sequence[int]) -> list[Point]:
+        return [tuple(a - b for a, b in zip(projected[u], projected[z])) for z in others]
+
+    # the tangent cone at a vertex is spanned by its edges: the LP's rows where the box falls short
+    vertex_witness = choose([
+        (c, boxed.get(position[i]), lambda i=i: (away(i, neighbours[i]), [])) for i, c in found
+    ], radius)
+    vertices = tuple(sorted((points[i], lift(c)) for (i, _), c in zip(found, vertex_witness)))
+    if not with_edges:
+        return NewtonGraph(vertices, ())
+    edge_witness = choose([
+        (c, walls.get((position[u], position[w])),
+         lambda u=u, w=w: (away(u, [z for z in neighbours[u] if z != w]), away(w, [u])))
+        for u, w, c in pairs
+    ], radius)
+    edges = tuple(sorted((points[u], points[w], lift(c)) for (u, w, _), c in zip(pairs, edge_witness)))
     return NewtonGraph(vertices, edges)
-
-
-def _box_witnesses(vertices: list[Point], k: int, edge_count: int) -> tuple[dict[int, Point], dict[tuple[int, int], Point]]:
-    """Least box directions maximised at exactly one vertex (a vertex witness) or exactly two (an edge witness).
-
-    The maximisers among the vertices decide: a face is the hull of the vertices on it.
-    """
-    single: dict[int, Point] = {}
-    double: dict[tuple[int, int], Point] = {}
-    matrix = int_array(vertices, k)
-    work = 0
-    for shell in shells(k, BOX_BUDGET):
-        work += len(shell) * len(vertices)
-        if work > BOX_WORK:
-            break
-        for start in range(0, len(shell), max(1, 2_000_000 // len(vertices))):
-            chunk = shell[start:start + max(1, 2_000_000 // len(vertices))]
-            values = exact_products(chunk, matrix)
-            top = values.max(axis=1)
-            hits = values == top[:, None]
-            count = hits.sum(axis=1)
-            first = hits.argmax(axis=1)
-            last = len(vertices) - 1 - hits[:, ::-1].argmax(axis=1)
-            rows = np.flatnonzero(count == 1)
-            keys, at = np.unique(first[rows], return_index=True)
-            for key, row in zip(keys.tolist(), rows[at].tolist()):
-                single.setdefault(key, tuple(chunk[row].tolist()))
-            rows = np.flatnonzero(count == 2)
-            keys, at = np.unique(np.stack([first[rows], last[rows]], axis=1).reshape(-1, 2), axis=0, return_index=True)
-            for (a, b), row in zip(keys.tolist(), rows[at].tolist()):
-                double.setdefault((a, b), tuple(chunk[row].tolist()))
-        if len(single) == len(vertices) and len(double) >= edge_count:
-            break
-    return single, double
 
 
 # -- the exact check ----------------------------------------------------------------------------

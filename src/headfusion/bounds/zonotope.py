@@ -10,19 +10,25 @@ two vertices (a translate of [0, ℓ_j·d_j]), and these are all the edges of Z.
 Regions are enumerated by deletion and restriction, exactly and without an LP: the regions
 of A are those of A ∖ H that H misses, plus two for each region of the restriction A^H
 (H cuts a region of A ∖ H in two exactly when it meets it).  Each region carries an integer
-interior point, which is the vertex witness; the witness of an edge is the point where the
-segment between the interior points of its two regions crosses the wall.
+interior point, so its sign vector is known exactly.
+
+Witnesses: the facets of Z are parallel to the hyperplanes spanned by lines; the facets through
+a vertex or an edge are read off the sign vectors, and the sum of their normals lies in the
+relative interior of its normal cone.  Where a box search finds smaller directions
+(`classify_box`), those are used.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
+from itertools import combinations
 from math import lcm
 from typing import Sequence
 
+import flint
 import numpy as np
 
-from headfusion.bounds.lattice import dot, exact_products, int_array, line, primitive, rank, shells
+from headfusion.bounds.lattice import dot, exact_products, int_array, line, pivot_columns, primitive, rank, shells
 
 Vector = tuple[int, ...]
 
@@ -123,30 +129,74 @@ def region_key(c: Sequence[int], lines: Sequence[Vector]) -> int:
     return sum(1 << j for j, positive in enumerate(_signs(c, lines)) if positive)
 
 
-def wall_point(c: Vector, c_other: Vector, d: Vector) -> Vector:
-    """The point of the segment [c, c_other] on H_d (⟨c, d⟩ and ⟨c_other, d⟩ of opposite signs), primitive."""
-    a, b = dot(c, d), dot(c_other, d)
-    assert a * b < 0
-    return primitive([abs(a) * y + abs(b) * x for x, y in zip(c, c_other)])
+def facet_normals(lines: Sequence[Vector], width: int) -> list[Vector]:
+    """Outer normals of the facets of Σ_j [0, d_j], both orientations: normals of the hyperplanes spanned by lines.
+
+    A facet is parallel to a flat of rank k − 1 (k = rank of the lines); its normal is taken in
+    coordinates where the lines' span is full-dimensional and lifted by zeros, so ⟨n, d⟩ is right
+    for every d in the span.
+    """
+    columns = pivot_columns(lines)
+    k = len(columns)
+    projected = [[d[c] for c in columns] for d in lines]
+    flats: list[int] = []
+    normals: list[Vector] = []
+    for subset in combinations(range(len(lines)), k - 1):
+        mask = sum(1 << i for i in subset)
+        if any(mask & f == mask for f in flats):
+            continue  # inside a hyperplane already found
+        if k == 1:
+            normal = (1,)
+        else:
+            space, nullity = flint.fmpz_mat([projected[i] for i in subset]).nullspace()
+            if nullity != 1:
+                continue
+            normal = primitive([int(space[i, 0]) for i in range(k)])
+        flats.append(sum(1 << j for j, d in enumerate(projected) if dot(normal, d) == 0))
+        lifted = [0] * width
+        for c, x in zip(columns, normal):
+            lifted[c] = x
+        normals += [tuple(lifted), tuple(-x for x in lifted)]
+    return normals
+
+
+def normal_cone_sums(patterns: np.ndarray, lines: Sequence[Vector], normals: Sequence[Vector], width: int) -> np.ndarray:
+    """For each sign pattern (a region, or a wall: one zero), the sum of the facet normals in its closed cone.
+
+    A normal n lies in the closed cone of a pattern s when sign⟨n, d_j⟩ ∈ {0, s_j} for every j
+    (and is 0 where s_j = 0); these are the facets through the vertex or edge, and their sum lies
+    in the relative interior of its normal cone: a witness.
+    """
+    values = exact_products(int_array(normals, width), int_array(lines, width))
+    signs = (values > 0).astype(np.int64) - (values < 0).astype(np.int64)
+    s = patterns.astype(np.int64)
+    conflicts = (
+        (s == 1).astype(np.int64) @ (signs == -1).T.astype(np.int64)
+        + (s == -1).astype(np.int64) @ (signs == 1).T.astype(np.int64)
+        + (s == 0).astype(np.int64) @ (signs != 0).T.astype(np.int64)
+    )
+    return exact_products((conflicts == 0).astype(np.int64), int_array(normals, width).T.copy())
 
 
 def classify_box(
     lines: Sequence[Vector], width: int, budget: int, wanted: tuple[int, int] | None = None
-) -> tuple[dict[int, Vector], dict[tuple[int, int], Vector]]:
+) -> tuple[dict[int, Vector], dict[tuple[int, int], Vector], int]:
     """Least box vectors per region and per wall (canonical small witnesses), found shell by shell.
 
     Returns ({region mask: c}, {(mask with bit j clear, j): c on H_j}); within a shell the
     first vector in canonical order wins, and earlier shells win over later ones.  Stops once
-    `wanted` = (#regions, #walls) are all found.
+    `wanted` = (#regions, #walls) are all found.  The last item is the largest radius searched.
     """
     regions: dict[int, Vector] = {}
     walls: dict[tuple[int, int], Vector] = {}
     m = len(lines)
+    radius = 0
     if m == 0 or m > 62:
-        return regions, walls
+        return regions, walls, radius
     matrix = int_array(lines, width)
     powers = np.array([1 << j for j in range(m)], dtype=np.int64)
     for shell in shells(width, budget):
+        radius += 1
         values = exact_products(shell, matrix)
         positive = (values > 0).astype(np.int64) @ powers
         zeros = values == 0
@@ -162,4 +212,4 @@ def classify_box(
             walls.setdefault((key, j), tuple(shell[row].tolist()))
         if wanted is not None and len(regions) >= wanted[0] and len(walls) >= wanted[1]:
             break
-    return regions, walls
+    return regions, walls, radius

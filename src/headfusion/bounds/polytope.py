@@ -129,7 +129,8 @@ def _zonotope_graph(points: list[Point], generators: Sequence[Point], with_edges
                         dtype=np.int64).reshape(-1, m)
     sums = normal_cone_sums(patterns, lines, facet_normals(lines, r), r)
     witness = [primitive([int(x) for x in row]) for row in sums]
-    boxed, walls, radius = classify_box(lines, r, BOX_BUDGET, (len(keys), len(adjacent)))
+    largest = max(max(map(abs, c)) for c in witness)
+    boxed, walls, radius = classify_box(lines, r, BOX_BUDGET, (len(keys), len(adjacent)), largest)
     # the translation: the support's maximiser of one region's direction is that region's vertex
     values = [dot(witness[0], p) for p in points]
     top = max(values)
@@ -188,7 +189,8 @@ def _hull_graph(points: list[Point], with_edges: bool) -> NewtonGraph:
     found, pairs = hull.vertices_and_edges(projected, faces, True)  # edges also give the LP its rows
     index = [i for i, _ in found]
     position = {i: a for a, i in enumerate(index)}
-    boxed, walls, radius = box_vertex_witnesses([projected[i] for i in index], k, len(pairs) if with_edges else 0)
+    largest = max(max(map(abs, c)) for _, c in found + [(None, c) for *_, c in (pairs if with_edges else [])])
+    boxed, walls, radius = box_vertex_witnesses([projected[i] for i in index], k, len(pairs) if with_edges else 0, largest)
     neighbours: dict[int, list[int]] = {i: [] for i in index}
     for u, w, _ in pairs:
         neighbours[u].append(w)

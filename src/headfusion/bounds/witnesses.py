@@ -24,13 +24,14 @@ BOX_WORK = 40_000_000  # direction × vertex products allowed in that search
 
 
 def box_vertex_witnesses(
-    vertices: list[Point], k: int, edge_count: int
+    vertices: list[Point], k: int, edge_count: int, limit: int
 ) -> tuple[dict[int, Point], dict[tuple[int, int], Point], int]:
     """Least box directions maximised at exactly one vertex (vertex witnesses) or exactly two (edge witnesses).
 
     The maximisers among the vertices decide: a face is the hull of the vertices on it.
     Keys are vertex positions in `vertices` (pairs sorted); the last item is the largest
-    radius whose whole box was searched.
+    radius whose whole box was searched.  Radii above `limit` (the caller's largest witness)
+    cannot improve anything and are not searched.
     """
     single: dict[int, Point] = {}
     double: dict[tuple[int, int], Point] = {}
@@ -39,7 +40,7 @@ def box_vertex_witnesses(
     work = radius = 0
     for shell in shells(k, BOX_BUDGET):
         work += len(shell) * len(vertices)
-        if work > BOX_WORK:
+        if work > BOX_WORK or radius >= limit:
             break
         radius += 1
         for start in range(0, len(shell), step):

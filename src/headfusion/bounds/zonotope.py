@@ -179,13 +179,14 @@ def normal_cone_sums(patterns: np.ndarray, lines: Sequence[Vector], normals: Seq
 
 
 def classify_box(
-    lines: Sequence[Vector], width: int, budget: int, wanted: tuple[int, int] | None = None
+    lines: Sequence[Vector], width: int, budget: int, wanted: tuple[int, int], limit: int
 ) -> tuple[dict[int, Vector], dict[tuple[int, int], Vector], int]:
     """Least box vectors per region and per wall (canonical small witnesses), found shell by shell.
 
     Returns ({region mask: c}, {(mask with bit j clear, j): c on H_j}); within a shell the
     first vector in canonical order wins, and earlier shells win over later ones.  Stops once
-    `wanted` = (#regions, #walls) are all found.  The last item is the largest radius searched.
+    `wanted` = (#regions, #walls) are all found, or past radius `limit` (the caller's largest
+    witness: beyond it nothing improves).  The last item is the largest radius searched.
     """
     regions: dict[int, Vector] = {}
     walls: dict[tuple[int, int], Vector] = {}
@@ -196,6 +197,8 @@ def classify_box(
     matrix = int_array(lines, width)
     powers = np.array([1 << j for j in range(m)], dtype=np.int64)
     for shell in shells(width, budget):
+        if radius >= limit:
+            break
         radius += 1
         values = exact_products(shell, matrix)
         positive = (values > 0).astype(np.int64) @ powers
@@ -210,6 +213,6 @@ def classify_box(
         keys, first = np.unique(np.stack([positive[rows], which], axis=1).reshape(-1, 2), axis=0, return_index=True)
         for (key, j), row in zip(keys.tolist(), rows[first].tolist()):
             walls.setdefault((key, j), tuple(shell[row].tolist()))
-        if wanted is not None and len(regions) >= wanted[0] and len(walls) >= wanted[1]:
+        if len(regions) >= wanted[0] and len(walls) >= wanted[1]:
             break
     return regions, walls, radius

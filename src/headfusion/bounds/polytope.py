@@ -102,6 +102,11 @@ def newton_graph(support: Sequence[Point], generators: Sequence[Point] | None = 
         return NewtonGraph(((points[0], (0,) * r),), ())
     if len(points) > MAX_EXPLICIT_SUPPORT:
         raise ValueError(f"support of {len(points)} points exceeds the explicit limit {MAX_EXPLICIT_SUPPORT}")
+    if r == 1:  # a segment (e.g. every block of W_d): its ends, and the one edge
+        low, high = points[0], points[-1]
+        graph = NewtonGraph(((low, (-1,)), (high, (1,))), ((low, high, (0,)),) if with_edges else ())
+        assert _checked(graph, points)
+        return graph
     graph = _zonotope_graph(points, generators, with_edges) if generators else None
     if graph is None or not _checked(graph, points):  # generators that do not fit the support: the general way
         graph = _hull_graph(points, with_edges)
@@ -220,11 +225,15 @@ def _hull_graph(points: list[Point], with_edges: bool) -> NewtonGraph:
 
 def _checked(graph: NewtonGraph, points: list[Point]) -> bool:
     """Every vertex witness has its vertex as unique maximiser, every edge witness exactly its segment."""
+    if len({v for v, _ in graph.vertices}) != len(graph.vertices):
+        return False
+    if len(points) * (len(graph.vertices) + len(graph.edges)) < 4096:  # small: plain Python is quicker than numpy
+        return all(is_witness(v, c, points) for v, c in graph.vertices) and all(
+            u < w and is_edge_witness(u, w, c, points) for u, w, c in graph.edges)
     r = len(points[0])
     where = {p: i for i, p in enumerate(points)}
     support = int_array(points, r)
-    vertices = [v for v, _ in graph.vertices]
-    if len(set(vertices)) != len(vertices) or any(v not in where for v in vertices):
+    if any(v not in where for v, _ in graph.vertices):
         return False
     for start in range(0, len(graph.vertices), 512):
         batch = graph.vertices[start:start + 512]

@@ -17,7 +17,7 @@ import flint
 import numpy as np
 
 from headfusion.bounds.highs import quiet_highs
-from headfusion.bounds.lattice import Point, dot, exact_products, int_array, primitive, shells
+from headfusion.bounds.lattice import Point, exact_products, int_array, shells
 
 BOX_BUDGET = 200_000  # integer directions tried by the box search
 BOX_WORK = 40_000_000  # direction × vertex products allowed in that search
@@ -67,30 +67,36 @@ def _size(c: Sequence[int]) -> tuple[int, int]:
     return max((abs(x) for x in c), default=0), sum(x * x for x in c)
 
 
-def _valid(c: Sequence[int], above: Sequence[Sequence[int]], level: Sequence[Sequence[int]]) -> bool:
-    return all(dot(c, a) >= 1 for a in above) and all(dot(c, e) == 0 for e in level)
+SCALES = np.array([1, 1.25, 1.5, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64])
 
 
-def _candidates(x: Sequence[float], level: Sequence[Sequence[int]]) -> list[tuple[int, ...]]:
-    """Integer vectors near a float optimum x: x scaled by λ ≥ 1 and rounded on a lattice basis of level^⊥.
+def _best_rounding(x: Sequence[float], above: Sequence[Sequence[int]], level: Sequence[Sequence[int]]) -> tuple[int, ...] | None:
+    """The least valid integer vector among λ·x rounded, λ ∈ SCALES; None if none is valid.
 
     Rounding in coordinates of an integer basis B of {c : ⟨c, e⟩ = 0} keeps the level rows
-    exact; scaling by λ buys the margin that rounding costs on the rows ≥ 1.
+    exact; scaling by λ ≥ 1 buys the margin that rounding costs on the rows ≥ 1.  Validity is
+    decided exactly.
     """
     k = len(x)
     if level:
         space, nullity = flint.fmpz_mat([list(e) for e in level]).nullspace()
-        basis = np.array([[int(space[i, j]) for j in range(nullity)] for i in range(k)], dtype=np.float64).reshape(k, nullity)
+        basis = np.array([[int(space[i, j]) for j in range(nullity)] for i in range(k)], dtype=np.int64).reshape(k, nullity)
     else:
-        basis = np.eye(k)
+        basis = np.eye(k, dtype=np.int64)
     if basis.shape[1] == 0:
-        return []
-    y = np.linalg.lstsq(basis, np.asarray(x, dtype=np.float64), rcond=None)[0]
-    out = []
-    for scale in (1, 1.25, 1.5, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64):
-        coords = np.round(scale * y).astype(np.int64)
-        out.append(tuple(int(v) for v in basis.astype(np.int64) @ coords))
-    return out
+        return None
+    y = np.linalg.lstsq(basis.astype(np.float64), np.asarray(x, dtype=np.float64), rcond=None)[0]
+    coords = np.round(SCALES[:, None] * y[None, :])
+    if np.abs(coords).max() * np.abs(basis).max() * k > 2**40:
+        return None
+    candidates = exact_products(coords.astype(np.int64), basis)
+    ok = candidates.any(axis=1)
+    if above:
+        ok &= (exact_products(candidates, int_array(above, k)) >= 1).all(axis=1)
+    if level:
+        ok &= (exact_products(candidates, int_array(level, k)) == 0).all(axis=1)
+    valid = [tuple(int(v) for v in row) for row in candidates[ok]]
+    return min(valid, key=_size) if valid else None
 
 
 def choose(
@@ -145,9 +151,8 @@ def lp_smaller(problems: Sequence[tuple[Sequence[Sequence[int]], Sequence[Sequen
         highs.run()
         best = current
         if highs.getModelStatus() == highspy.HighsModelStatus.kOptimal:
-            x = list(highs.getSolution().col_value)[:k]
-            for c in _candidates(x, level):
-                if any(c) and _valid(c, above, level) and _size(c) < _size(best):
-                    best = c
+            found = _best_rounding(list(highs.getSolution().col_value)[:k], above, level)
+            if found is not None and _size(found) < _size(best):
+                best = found
         out.append(best)
     return out

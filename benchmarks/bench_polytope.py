@@ -33,7 +33,7 @@ from math import gcd, lcm
 from typing import Sequence
 
 from headfusion.algebra.expform import exponential_form, x_support
-from headfusion.bounds.lower import binomial_generators
+from headfusion.bounds.lower import _solve, binomial_generators  # _solve: unchanged by issue 22
 from headfusion.bounds.polytope import (
     MAX_ARRANGEMENT_GENERATORS,
     is_witness,
@@ -127,19 +127,6 @@ def old_explicit_vertices(support: Sequence[Point], seed: int = 0, expected: int
     for v, c in found.items():
         assert is_witness(v, c, points)
     return found
-
-
-def _solve(matrix: list[list[Fraction]], rhs: list[Fraction]) -> list[Fraction]:
-    n = len(rhs)
-    rows = [row[:] + [b] for row, b in zip(matrix, rhs)]
-    for col in range(n):
-        pivot = next(i for i in range(col, n) if rows[i][col] != 0)
-        rows[col], rows[pivot] = rows[pivot], rows[col]
-        for i in range(n):
-            if i != col and rows[i][col] != 0:
-                f = rows[i][col] / rows[col][col]
-                rows[i] = [a - f * b for a, b in zip(rows[i], rows[col])]
-    return [rows[i][n] / rows[i][i] for i in range(n)]
 
 
 def old_parallelepiped_vertices(support: list[Point], generators: list[Point]) -> dict:
@@ -280,7 +267,7 @@ def main() -> None:
         supports = "·".join(str(len(s)) for s, _ in blocks) if len(blocks) <= 3 else f"{len(blocks[0][0])}^{len(blocks)}"
         edges = "+".join(str(len(g.edges)) for g in graphs) if len(graphs) <= 3 else f"{len(graphs)}×{len(graphs[0].edges)}"
         old_cell = f"> {args.cap:.0f}" if old is None else f"{old:.3f}"
-        ratio = f"> {args.cap / new_v:,.0f}×" if old is None else f"{old / new_v:,.0f}×"
+        ratio = f"> {args.cap / new_v:,.0f}×" if old is None else f"{old / new_v:,.0f}×" if old >= 10 * new_v else f"{old / new_v:.1f}×"
         print(f"| {name} | {ranks} | {supports} | {vertices} | {edges} | {old_cell} | {new_v:.3f} | {ratio} | {new_e:.3f} | {hull_e:.3f} |",
               flush=True)
         if d is None:

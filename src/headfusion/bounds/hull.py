@@ -15,11 +15,10 @@ normals of those facets lies in the relative interior of the face's normal cone:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 from math import lcm
 from typing import Sequence
 
-from headfusion.bounds.lattice import Point, dot, pivot_columns, primitive
+from headfusion.bounds.lattice import Point, dot, inverse, pivot_columns, primitive
 
 MAX_RAYS = 20_000  # intermediate cones beyond this are refused (a ValueError names the limit)
 
@@ -34,22 +33,11 @@ class Facet:
 
 
 def _solve_columns(rows: list[list[int]]) -> list[list[int]]:
-    """Integer columns y_i with rows[j]·y_i = 0 for j ≠ i and rows[i]·y_i > 0 (inverse, scaled)."""
-    n = len(rows)
-    work = [[Fraction(x) for x in row] + [Fraction(int(i == j)) for j in range(n)] for i, row in enumerate(rows)]
-    for col in range(n):
-        pivot = next(i for i in range(col, n) if work[i][col] != 0)
-        work[col], work[pivot] = work[pivot], work[col]
-        p = work[col][col]
-        work[col] = [x / p for x in work[col]]
-        for i in range(n):
-            if i != col and work[i][col] != 0:
-                f = work[i][col]
-                work[i] = [a - f * b for a, b in zip(work[i], work[col])]
-    inverse = [row[n:] for row in work]  # rows · inverse = I: column i of the inverse is y_i
+    """Integer columns y_i with rows[j]·y_i = 0 for j ≠ i and rows[i]·y_i > 0 (the inverse's columns, scaled)."""
+    inv = inverse(rows)
     out = []
-    for i in range(n):
-        column = [inverse[j][i] for j in range(n)]
+    for i in range(len(rows)):
+        column = [inv[j][i] for j in range(len(rows))]
         scale = lcm(*(x.denominator for x in column))
         out.append(list(primitive([int(x * scale) for x in column])))
     return out

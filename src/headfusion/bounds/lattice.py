@@ -65,6 +65,22 @@ def pivot_columns(vectors: Sequence[Sequence[int]]) -> list[int]:
     return pivots
 
 
+def inverse(matrix: Sequence[Sequence[int | Fraction]]) -> list[list[Fraction]]:
+    """The exact inverse of an invertible square matrix (Gauss–Jordan over Q)."""
+    n = len(matrix)
+    rows = [[Fraction(x) for x in row] + [Fraction(int(i == j)) for j in range(n)] for i, row in enumerate(matrix)]
+    for col in range(n):
+        pivot = next(i for i in range(col, n) if rows[i][col] != 0)
+        rows[col], rows[pivot] = rows[pivot], rows[col]
+        p = rows[col][col]
+        rows[col] = [x / p for x in rows[col]]
+        for i in range(n):
+            if i != col and rows[i][col] != 0:
+                f = rows[i][col]
+                rows[i] = [a - f * b for a, b in zip(rows[i], rows[col])]
+    return [row[n:] for row in rows]
+
+
 def int_array(rows: Sequence[Sequence[int]], width: int) -> np.ndarray:
     """An integer matrix: int64 when its entries are small, else Python integers (object)."""
     big = max((abs(x) for row in rows for x in row), default=0)

@@ -28,7 +28,7 @@ from typing import Sequence
 import flint
 import numpy as np
 
-from headfusion.bounds.lattice import dot, exact_products, int_array, line, pivot_columns, primitive, rank, shells
+from headfusion.bounds.lattice import dot, exact_products, int_array, inverse, line, pivot_columns, primitive, rank, shells
 
 Vector = tuple[int, ...]
 
@@ -69,28 +69,13 @@ def _independent_regions(lines: Sequence[Vector], width: int) -> list[Vector]:
     if k == 0:
         return [(0,) * width]
     gram = [[Fraction(dot(a, b)) for b in lines] for a in lines]
-    inverse = _inverse(gram)
-    dual = [[sum((inverse[i][l] * lines[l][j] for l in range(k)), Fraction(0)) for j in range(width)] for i in range(k)]
+    inv = inverse(gram)
+    dual = [[sum((inv[i][l] * lines[l][j] for l in range(k)), Fraction(0)) for j in range(width)] for i in range(k)]
     scale = lcm(*(x.denominator for row in dual for x in row))
     dual_int = int_array([[int(x * scale) for x in row] for row in dual], width)
     signs = np.array([[1 if (s >> (k - 1 - j)) & 1 else -1 for j in range(k)] for s in range(2**k)], dtype=np.int64)
     points = exact_products(signs, dual_int.T.copy())
     return [primitive([int(x) for x in row]) for row in points]
-
-
-def _inverse(matrix: list[list[Fraction]]) -> list[list[Fraction]]:
-    n = len(matrix)
-    rows = [row[:] + [Fraction(int(i == j)) for j in range(n)] for i, row in enumerate(matrix)]
-    for col in range(n):
-        pivot = next(i for i in range(col, n) if rows[i][col] != 0)
-        rows[col], rows[pivot] = rows[pivot], rows[col]
-        p = rows[col][col]
-        rows[col] = [x / p for x in rows[col]]
-        for i in range(n):
-            if i != col and rows[i][col] != 0:
-                f = rows[i][col]
-                rows[i] = [a - f * b for a, b in zip(rows[i], rows[col])]
-    return [row[n:] for row in rows]
 
 
 def arrangement_regions(lines: tuple[Vector, ...], width: int, memo: dict | None = None) -> list[Vector]:

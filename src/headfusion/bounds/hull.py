@@ -18,9 +18,10 @@ from dataclasses import dataclass
 from math import lcm
 from typing import Sequence
 
+from headfusion.spec.errors import ResourceLimit
 from headfusion.bounds.lattice import Point, dot, inverse, pivot_columns, primitive
 
-MAX_RAYS = 20_000  # intermediate cones beyond this are refused (a ValueError names the limit)
+MAX_RAYS = 20_000  # intermediate cones beyond this are refused (ResourceLimit, the limit named)
 
 
 @dataclass(frozen=True)
@@ -88,7 +89,7 @@ def facets(points: Sequence[Point], order: Sequence[int] | None = None) -> list[
                 new_rays.append(primitive([vp * x + vq * y for x, y in zip(rays[q], rays[p])]))
                 new_tight.append(common | bit)
         if len(new_rays) > MAX_RAYS:
-            raise ValueError(f"convex hull: more than {MAX_RAYS} intermediate facets")
+            raise ResourceLimit(f"Newton polytope: more than {MAX_RAYS:,} intermediate facets in its convex hull (limit {MAX_RAYS:,})")
         rays, tight = new_rays, new_tight
     return [Facet(tuple(-x for x in y[1:]), y[0], z) for y, z in zip(rays, tight)]
 

@@ -34,6 +34,7 @@ from headfusion.bounds.facelimits import (
 )
 from headfusion.algebra.laurent import LPoly
 from headfusion.algebra.lattice import LatticeBasis
+from headfusion.spec.errors import ResourceLimit
 from headfusion.spec.model import MultiHead
 from headfusion.bounds.polytope import (
     MAX_EXPLICIT_SUPPORT,
@@ -113,7 +114,8 @@ def block_newton(block: Block) -> BlockNewton:
         result = BlockNewton("explicit", vertices.count, vertices, None)
     else:
         if generators is None:
-            raise ValueError(f"Newton polytope with {support_size} support points and non-binomial factors")
+            raise ResourceLimit(
+                f"Newton polytope with {support_size:,} support points (explicit limit {MAX_EXPLICIT_SUPPORT:,}) and non-binomial factors")
         directions = zonotope_directions(generators)  # a zonotope: its vertices are counted (LZ), not listed
         result = BlockNewton("zonotope", zonotope_vertex_count(directions), None, directions)
     _block_cache[block.Q_reduced] = result

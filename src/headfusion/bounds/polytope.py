@@ -30,6 +30,7 @@ from typing import Sequence
 import numpy as np
 
 from headfusion.bounds import hull
+from headfusion.spec.errors import ResourceLimit
 from headfusion.bounds.lattice import Point, dot, exact_products, int_array, line, pivot_columns, primitive, rank
 from headfusion.bounds.witnesses import BOX_BUDGET, box_vertex_witnesses, choose
 from headfusion.bounds.zonotope import (
@@ -101,7 +102,7 @@ def newton_graph(support: Sequence[Point], generators: Sequence[Point] | None = 
     if len(points) == 1:
         return NewtonGraph(((points[0], (0,) * r),), ())
     if len(points) > MAX_EXPLICIT_SUPPORT:
-        raise ValueError(f"support of {len(points)} points exceeds the explicit limit {MAX_EXPLICIT_SUPPORT}")
+        raise ResourceLimit(f"Newton polytope: support of {len(points):,} points exceeds the explicit limit {MAX_EXPLICIT_SUPPORT:,}")
     if r == 1:  # a segment (e.g. every block of W_d): its ends, and the one edge
         low, high = points[0], points[-1]
         graph = NewtonGraph(((low, (-1,)), (high, (1,))), ((low, high, (0,)),) if with_edges else ())

@@ -203,7 +203,7 @@ def test_rigid_edges_need_more_support_than_vertices():
     """attn([0,q1,q2],[0,1,2]): |supp Q′| = V = 3, so LE proves nothing and may not be claimed."""
     cert = json.loads(json.dumps(build_certificate(load_spec("attn([0, q1, q2], [0, 1, 2])"), ["x"])))
     assert "lower:edges" not in [c["id"] for c in cert["claims"]]
-    from headfusion.bounds.graph_interim import newton_graph  # INTERIM: the fast newton_graph of issue 22
+    from headfusion.bounds.polytope import newton_graph
 
     support = sorted({tuple(e[:-1]) for e, _ in claim(cert, "exp-form")["evidence"]["shapes"][0]["Q"]})
     edges = [[list(u), list(w), list(c)] for u, w, c in newton_graph(support).edges[:2]]

@@ -18,8 +18,7 @@ from math import prod
 from typing import Sequence
 
 from headfusion.algebra.expform import Block, ExpForm, x_support
-from headfusion.bounds.lower import NewtonBound
-from headfusion.bounds.graph_interim import newton_graph  # INTERIM: issue 22 provides the fast one
+from headfusion.bounds.lower import NewtonBound, block_newton_graph
 
 Point = tuple[int, ...]
 
@@ -85,7 +84,7 @@ def rigid_tree(block: Block, vertices: Sequence[Point]) -> tuple[RigidEdge, ...]
     """A spanning tree of rigid edges on the given vertices of Newt(Q′_B), or None."""
     P, Q = block.P_reduced.terms, block.Q_reduced.terms
     support = sorted(x_support(block.Q_reduced))
-    graph = newton_graph(support)
+    graph = block_newton_graph(block)
     listed = set(vertices)
     root = {v: v for v in listed}
 

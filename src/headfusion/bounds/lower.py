@@ -14,6 +14,7 @@ Upper bound: the fused head of `algebra` (DESIGN §2, "Upper bounds").
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from fractions import Fraction
 from itertools import islice, product as cartesian
 from math import gcd, lcm, prod
@@ -32,14 +33,14 @@ from headfusion.bounds.facelimits import (
     used_variables,
 )
 from headfusion.algebra.laurent import LPoly
+from headfusion.algebra.lattice import LatticeBasis
+from headfusion.spec.errors import ResourceLimit
 from headfusion.spec.model import MultiHead
 from headfusion.bounds.polytope import (
-    MAX_ARRANGEMENT_GENERATORS,
     MAX_EXPLICIT_SUPPORT,
+    NewtonGraph,
     VertexSet,
-    explicit_vertices,
-    is_witness,
-    rank,
+    newton_graph,
     zonotope_directions,
     zonotope_vertex_count,
 )
@@ -47,7 +48,6 @@ from headfusion.bounds.polytope import (
 MAX_LISTED_WITNESSES = 4096
 FACE_LIMIT_MAX_DIMENSION = 24
 FACE_LIMIT_MAX_NODES = 4000
-MAX_PARALLELEPIPED = 16  # 2^16 sign vectors at most
 
 
 @dataclass(frozen=True)
@@ -98,56 +98,37 @@ def binomial_generators(block: Block) -> list[tuple[int, ...]] | None:
 
 
 _block_cache: dict[LPoly, BlockNewton] = {}  # keyed by Q′_B: equal polynomials, equal polytopes
+_graph_cache: dict[LPoly, NewtonGraph] = {}
 
 
 def block_newton(block: Block) -> BlockNewton:
-    """Vertices of one block's Newton polytope (explicit when the support is small)."""
+    """Vertices of one block's Newton polytope: listed with witnesses when the support is small, else counted."""
     cached = _block_cache.get(block.Q_reduced)
     if cached is not None:
         return cached
     support_size = len(x_support(block.Q_reduced))
     generators = binomial_generators(block)
-    if support_size <= MAX_EXPLICIT_SUPPORT and generators and rank(generators) == len(generators) <= MAX_PARALLELEPIPED:
-        vertices = parallelepiped_vertices(block_support(block), generators)
-        result = BlockNewton("explicit", vertices.count, vertices, None)
-    elif support_size <= MAX_EXPLICIT_SUPPORT:
-        expected = None
-        if generators:  # a zonotope: its vertex count is known exactly (LZ), so the LP can stop early
-            directions = zonotope_directions(generators)
-            if len(directions) <= MAX_ARRANGEMENT_GENERATORS:
-                expected = zonotope_vertex_count(directions)
-        vertices = explicit_vertices(block_support(block), expected=expected)
+    if support_size <= MAX_EXPLICIT_SUPPORT:
+        graph = _graph_cache.get(block.Q_reduced) or newton_graph(block_support(block), generators, with_edges=False)
+        vertices = VertexSet(block.rank, support_size, graph.vertices)
         result = BlockNewton("explicit", vertices.count, vertices, None)
     else:
         if generators is None:
-            raise ValueError(f"Newton polytope with {support_size} support points and non-binomial factors")
-        directions = zonotope_directions(generators)
+            raise ResourceLimit(
+                f"Newton polytope with {support_size:,} support points (explicit limit {MAX_EXPLICIT_SUPPORT:,}) and non-binomial factors")
+        directions = zonotope_directions(generators)  # a zonotope: its vertices are counted (LZ), not listed
         result = BlockNewton("zonotope", zonotope_vertex_count(directions), None, directions)
     _block_cache[block.Q_reduced] = result
     return result
 
 
-def parallelepiped_vertices(support: list[tuple[int, ...]], generators: list[tuple[int, ...]]) -> VertexSet:
-    """Vertices of a zonotope with linearly independent generators g_1..g_k: one per sign vector s.
-
-    The functional c with ⟨c, g_i⟩ = s_i (least-norm rational solution, scaled to integers)
-    is maximised at a single point of the support, a vertex; every witness is checked.
-    """
-    from itertools import product as signs
-
-    r = len(generators[0])
-    gram = [[Fraction(sum(a * b for a, b in zip(g, h))) for h in generators] for g in generators]
-    found: dict[tuple[int, ...], tuple[int, ...]] = {}
-    for sign in signs((1, -1), repeat=len(generators)):
-        y = _solve(gram, [Fraction(x) for x in sign])
-        c = [sum((y[i] * generators[i][j] for i in range(len(generators))), Fraction(0)) for j in range(r)]
-        scale = lcm(1, *(v.denominator for v in c))
-        witness = tuple(int(v * scale) for v in c)
-        vertex = max(support, key=lambda p: sum(a * b for a, b in zip(witness, p)))
-        if not is_witness(vertex, witness, support):  # never trust the construction
-            raise AssertionError(f"parallelepiped witness failed for {vertex}")
-        found[vertex] = witness
-    return VertexSet(r, len(support), tuple(sorted(found.items())))
+def block_newton_graph(block: Block) -> NewtonGraph:
+    """All vertices and edges of Newt(Q′_B) with checked witnesses (zonotopes through their generators)."""
+    cached = _graph_cache.get(block.Q_reduced)
+    if cached is None:
+        cached = newton_graph(block_support(block), binomial_generators(block), with_edges=True)
+        _graph_cache[block.Q_reduced] = cached
+    return cached
 
 
 def newton_bound(form: ExpForm) -> NewtonBound:
@@ -161,15 +142,25 @@ def witness_in_q(block: Block, witness: tuple[int, ...]) -> dict[int, Fraction]:
     Then ⟨c′, key(k)⟩ = const + ⟨c, k⟩, so c′ witnesses the same vertex among the keys.
     Solved exactly in the span of the basis (Gram system), then scaled to integers.
     """
-    r = block.rank
-    if r == 0:
+    if block.rank == 0:
         return {}
-    basis = [block.basis.point(tuple(1 if j == i else 0 for j in range(r))) for i in range(r)]
-    gram = [[sum((a * b for a, b in zip(basis[i], basis[j])), Fraction(0)) for j in range(r)] for i in range(r)]
-    coeffs = _solve(gram, [Fraction(w) for w in witness])
-    functional = [sum((coeffs[i] * basis[i][j] for i in range(r)), Fraction(0)) for j in range(len(block.variables))]
+    rows = _dual_rows(block.basis)  # c′ = Σ_i c_i · rows_i (one Gram solve per basis, not per witness)
+    functional = [sum((w * row[j] for w, row in zip(witness, rows) if w), Fraction(0)) for j in range(len(block.variables))]
     scale = lcm(1, *(v.denominator for v in functional))
     return {block.variables[j]: v * scale for j, v in enumerate(functional) if v}
+
+
+@lru_cache(maxsize=256)
+def _dual_rows(basis: LatticeBasis) -> tuple[tuple[Fraction, ...], ...]:
+    """Rows G⁻¹B of the dual basis in span(B) (G the Gram matrix of B): ⟨row_i, b_j⟩ = δ_ij."""
+    r = basis.rank
+    vectors = [basis.point(tuple(1 if j == i else 0 for j in range(r))) for i in range(r)]
+    gram = [[sum((a * b for a, b in zip(vectors[i], vectors[j])), Fraction(0)) for j in range(r)] for i in range(r)]
+    columns = [_solve(gram, [Fraction(int(i == l)) for i in range(r)]) for l in range(r)]  # G⁻¹ (symmetric)
+    width = len(vectors[0])
+    return tuple(
+        tuple(sum((columns[l][i] * vectors[i][j] for i in range(r)), Fraction(0)) for j in range(width)) for l in range(r)
+    )
 
 
 def _solve(matrix: list[list[Fraction]], rhs: list[Fraction]) -> list[Fraction]:

@@ -1,41 +1,79 @@
-"""Vertices of Newton polytopes with integer witnesses (L5).
+"""Newton polytopes: vertices and edges with integer witnesses (L5, LE).
 
-A vertex v of Newt(S) is certified by an integer vector c with ⟨c, v⟩ > ⟨c, u⟩ for
-every other u ∈ S; the check is integer arithmetic.  Finding witnesses is untrusted:
-random integer directions first (any direction with a unique maximiser yields a
-vertex and its witness), then an exact LP (z3, rational) for the points left over.
-Every witness reported here has been checked.
+A vertex v of conv(S) is certified by an integer c with ⟨c, v⟩ > ⟨c, u⟩ for every other
+u ∈ S, an edge [u, w] by an integer c whose maximisers in S are exactly the points of S on
+the segment [u, w]; both checks are integer arithmetic.  `newton_graph` finds all vertices
+and all edges of conv(S):
 
-For a zonotope (Q′_B a product of binomials) the vertex count is the number of
-regions of the central hyperplane arrangement {c : ⟨c, g⟩ = 0} of its generators
-(Zaslavsky), counted exactly by Whitney's formula r = Σ_{B ⊆ A} (−1)^{|B| − rank B}.
+- when S is the support of a product of binomials (a zonotope; the caller passes the
+  exponent differences, detected from the algebra) from the regions of the generators'
+  hyperplane arrangement (`zonotope`): no LP at all;
+- otherwise from the facets of conv(S), computed exactly by double description (`hull`).
+
+Witnesses are then replaced by the least integer vectors (max-norm, then Σc², then
+lexicographic) doing the same job, where a box search finds them cheaply, and every
+witness is re-checked exactly against all of S before it is returned: finders are
+never trusted.
+
+For a zonotope the vertex count is also the number of regions of the central arrangement
+of its generators (Zaslavsky), counted exactly by Whitney's formula
+r = Σ_{B ⊆ A} (−1)^{|B| − rank B}: `zonotope_vertex_count`, for supports too large to list.
 """
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
-from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations
-from math import gcd, lcm
 from typing import Sequence
 
-Point = tuple[int, ...]
+import numpy as np
+
+from headfusion.bounds import hull
+from headfusion.spec.errors import ResourceLimit
+from headfusion.bounds.lattice import Point, dot, exact_products, int_array, line, pivot_columns, primitive, rank
+from headfusion.bounds.witnesses import BOX_BUDGET, box_vertex_witnesses, choose
+from headfusion.bounds.zonotope import (
+    arrangement_regions,
+    classify_box,
+    facet_normals,
+    generator_lines,
+    normal_cone_sums,
+    region_key,
+)
 
 MAX_EXPLICIT_SUPPORT = 40_000
 MAX_ARRANGEMENT_GENERATORS = 22
-
-
-def dot(a: Sequence[int], b: Sequence[int]) -> int:
-    """Integer inner product."""
-    return sum(x * y for x, y in zip(a, b))
 
 
 def is_witness(vertex: Point, witness: Sequence[int], support: Sequence[Point]) -> bool:
     """⟨c, v⟩ > ⟨c, u⟩ for every u ≠ v in the support (integer arithmetic)."""
     top = dot(witness, vertex)
     return vertex in support and all(dot(witness, u) < top for u in support if u != vertex)
+
+
+def on_segment(p: Point, u: Point, w: Point) -> bool:
+    """p ∈ [u, w] (exact): p − u is a multiple t·(w − u) with 0 ≤ t ≤ 1."""
+    a = [x - y for x, y in zip(p, u)]
+    b = [x - y for x, y in zip(w, u)]
+    if any(a[i] * b[j] != a[j] * b[i] for i in range(len(a)) for j in range(i + 1, len(a))):
+        return False
+    return 0 <= dot(a, b) <= dot(b, b)
+
+
+def is_edge_witness(u: Point, w: Point, witness: Sequence[int], support: Sequence[Point]) -> bool:
+    """The maximisers of ⟨c, ·⟩ over the support are exactly its points on [u, w], u and w among them."""
+    top = max(dot(witness, p) for p in support)
+    argmax = [p for p in support if dot(witness, p) == top]
+    return u != w and u in argmax and w in argmax and all(on_segment(p, u, w) for p in argmax)
+
+
+@dataclass(frozen=True)
+class NewtonGraph:
+    """The vertex–edge graph of conv(support), every vertex and edge with a checked integer witness."""
+
+    vertices: tuple[tuple[Point, tuple[int, ...]], ...]  # (vertex, c): ⟨c,v⟩ > ⟨c,u⟩ for every other u; sorted
+    edges: tuple[tuple[Point, Point, tuple[int, ...]], ...]  # (u, w, c), u < w: argmax of c = support ∩ [u, w]; sorted
 
 
 @dataclass(frozen=True)
@@ -51,134 +89,180 @@ class VertexSet:
         return len(self.vertices)
 
 
-def _unique_argmax(points: Sequence[Point], c: Sequence[int]) -> Point | None:
-    best, best_value, unique = None, None, False
-    for p in points:
-        value = dot(c, p)
-        if best_value is None or value > best_value:
-            best, best_value, unique = p, value, True
-        elif value == best_value:
-            unique = False
-    return best if unique else None
+def newton_graph(support: Sequence[Point], generators: Sequence[Point] | None = None, with_edges: bool = True) -> NewtonGraph:
+    """All vertices and (with_edges) all edges of conv(support), each with a small checked integer witness.
 
-
-def _lp_witness(vertex: Point, others: Sequence[Point]) -> tuple[int, ...] | None:
-    """Integer c with ⟨c, v − u⟩ ≥ 1 for all u (exact LP via z3), or None if none exists."""
-    import z3
-
-    r = len(vertex)
-    cs = [z3.Real(f"c{i}") for i in range(r)]
-    solver = z3.Solver()
-    for u in others:
-        solver.add(z3.Sum([cs[i] * (vertex[i] - u[i]) for i in range(r) if vertex[i] != u[i]] or [z3.RealVal(0)]) >= 1)
-    if solver.check() != z3.sat:
-        return None
-    model = solver.model()
-    values = []
-    for c in cs:
-        v = model.evaluate(c, model_completion=True)
-        values.append(Fraction(v.numerator_as_long(), v.denominator_as_long()))
-    scale = lcm(1, *(v.denominator for v in values))
-    return tuple(int(v * scale) for v in values)
-
-
-def _primitive(c: Sequence[int]) -> tuple[int, ...]:
-    g = gcd(*c)
-    return tuple(x // g for x in c) if g > 1 else tuple(c)
-
-
-def explicit_vertices(support: Sequence[Point], seed: int = 0, expected: int | None = None) -> VertexSet:
-    """All vertices of conv(support) with checked integer witnesses.
-
-    `expected`, when given, is the exact number of vertices known from theory (the
-    region count of a zonotope): once that many distinct vertices carry checked
-    witnesses, the remaining points cannot be vertices and need no LP.
+    `generators`: the exponent differences g_i when the polynomial is a unit times Π (x^{a_i} + c_i x^{b_i}),
+    so that conv(support) is the zonotope Σ [0, g_i] translated; then the arrangement does the work.
     """
-    points = sorted(set(support))
+    points = sorted(set(tuple(p) for p in support))
     if not points:
-        return VertexSet(0, 0, ())
+        return NewtonGraph((), ())
     r = len(points[0])
-    if len(points) > MAX_EXPLICIT_SUPPORT:
-        raise ValueError(f"support of {len(points)} points exceeds the explicit limit {MAX_EXPLICIT_SUPPORT}")
     if len(points) == 1:
-        return VertexSet(r, 1, ((points[0], (0,) * r),))
-    found: dict[Point, tuple[int, ...]] = {}
-    # The direction from the centroid to the point first: it is the witness for every
-    # vertex of a centrally symmetric support (e.g. 2·1_S − 1 for the cube of W_d).
+        return NewtonGraph(((points[0], (0,) * r),), ())
+    if len(points) > MAX_EXPLICIT_SUPPORT:
+        raise ResourceLimit(f"Newton polytope: support of {len(points):,} points exceeds the explicit limit {MAX_EXPLICIT_SUPPORT:,}")
+    if r == 1:  # a segment (e.g. every block of W_d): its ends, and the one edge
+        low, high = points[0], points[-1]
+        graph = NewtonGraph(((low, (-1,)), (high, (1,))), ((low, high, (0,)),) if with_edges else ())
+        assert _checked(graph, points)
+        return graph
+    graph = _zonotope_graph(points, generators, with_edges) if generators else None
+    if graph is None or not _checked(graph, points):  # generators that do not fit the support: the general way
+        graph = _hull_graph(points, with_edges)
+        if not _checked(graph, points):
+            raise AssertionError("a Newton-polytope witness failed its check")
+    return graph
+
+
+# -- zonotopes ----------------------------------------------------------------------------------
+
+
+def _zonotope_graph(points: list[Point], generators: Sequence[Point], with_edges: bool) -> NewtonGraph | None:
+    """The graph from the generators' arrangement; None when the generators do not describe the support."""
+    r = len(points[0])
+    lines, lengths = generator_lines(generators)
+    if not lines or any(len(d) != r for d in lines):
+        return None
+    m = len(lines)
+    interior = {region_key(c, lines): c for c in arrangement_regions(lines, r)}
+    keys = sorted(interior)
+    adjacent = [(key, j) for key in keys for j in range(m) if not key >> j & 1 and key | 1 << j in interior] if with_edges else []
+    # witnesses: sums of facet normals, then the least box directions where the box reaches
+    patterns = np.array([[1 if key >> j & 1 else -1 for j in range(m)] for key in keys]
+                        + [[0 if i == j else 1 if key >> i & 1 else -1 for i in range(m)] for key, j in adjacent],
+                        dtype=np.int64).reshape(-1, m)
+    sums = normal_cone_sums(patterns, lines, facet_normals(lines, r), r)
+    witness = [primitive([int(x) for x in row]) for row in sums]
+    largest = max(max(map(abs, c)) for c in witness)
+    boxed, walls, radius = classify_box(lines, r, BOX_BUDGET, (len(keys), len(adjacent)), largest)
+    # the translation: the support's maximiser of one region's direction is that region's vertex
+    values = [dot(witness[0], p) for p in points]
+    top = max(values)
+    if values.count(top) != 1:
+        return None
+    base = list(points[values.index(top)])
+    for j, d in enumerate(lines):
+        if keys[0] >> j & 1:
+            base = [x - lengths[j] * y for x, y in zip(base, d)]
+
+    def vertex(key: int) -> Point:
+        v = base
+        for j, d in enumerate(lines):
+            if key >> j & 1:
+                v = [x + lengths[j] * y for x, y in zip(v, d)]
+        return tuple(v)
+
+    def cone(pattern: np.ndarray) -> tuple[list[Point], list[Point]]:
+        """Rows of the region or wall: s_j·d_j ≥ 1 off the wall, d_j = 0 on it."""
+        above = [tuple(int(s) * x for x in d) for s, d in zip(pattern, lines) if s]
+        return above, [d for s, d in zip(pattern, lines) if not s]
+
+    chosen = choose([
+        (c, boxed.get(key) if i < len(keys) else walls.get(adjacent[i - len(keys)]), lambda p=pattern: cone(p))
+        for i, (key, c, pattern) in enumerate(zip(keys + [k for k, _ in adjacent], witness, patterns))
+    ], radius)
+    vertices = tuple(sorted(zip((vertex(key) for key in keys), chosen)))
+    edges = tuple(sorted(
+        (vertex(key), vertex(key | 1 << j), c) for (key, j), c in zip(adjacent, chosen[len(keys):])
+    ))
+    return NewtonGraph(vertices, edges)
+
+
+# -- general point sets ------------------------------------------------------------------------
+
+
+def _hull_graph(points: list[Point], with_edges: bool) -> NewtonGraph:
+    """The graph from the exact facets of conv(points), in coordinates where it is full-dimensional."""
+    r = len(points[0])
+    origin = points[0]
+    columns = pivot_columns([[x - y for x, y in zip(p, origin)] for p in points[1:]])
+    k = len(columns)  # the projection to these coordinates is injective on the affine hull
+
+    def lift(c: Sequence[int]) -> tuple[int, ...]:
+        full = [0] * r
+        for j, x in zip(columns, c):
+            full[j] = int(x)
+        return tuple(full)
+
+    projected = [tuple(p[j] for j in columns) for p in points]
     n = len(points)
-    centroid_n = [sum(p[i] for p in points) for i in range(r)]  # n · centroid, kept integral
-    for p in points:
-        c = _primitive([n * p[i] - centroid_n[i] for i in range(r)]) if any(n * p[i] != centroid_n[i] for i in range(r)) else None
-        if c is not None and is_witness(p, c, points):
-            found[p] = c
-    if len(found) == n:
-        return VertexSet(r, n, tuple(sorted(found.items())))
-    # Coordinate directions and their negatives: cheap and often enough.
-    directions: list[tuple[int, ...]] = []
-    for i in range(r):
-        for s in (1, -1):
-            directions.append(tuple(s if j == i else 0 for j in range(r)))
-    rng = random.Random(seed)
-    bound = 3
-    directions += [tuple(rng.randint(-bound, bound) for _ in range(r)) for _ in range(2 * len(points) + 16)]
-    for c in directions:
-        if expected is not None and len(found) >= expected:
-            break
-        if not any(c):
-            continue
-        v = _unique_argmax(points, c)
-        if v is not None and v not in found:
-            found[v] = _primitive(c)
-    # Points not reached by a random direction: an exact LP decides them.
-    for p in points:
-        if p in found:
-            continue
-        if expected is not None and len(found) >= expected:
-            break
-        witness = _lp_witness(p, [u for u in points if u != p])
-        if witness is not None:
-            found[p] = _primitive(witness)
-    for v, c in found.items():
-        if not is_witness(v, c, points):  # never trust the finder
-            raise AssertionError(f"witness check failed for vertex {v}")
-    return VertexSet(r, len(points), tuple(sorted(found.items())))
+    centre = [sum(p[i] for p in projected) for i in range(k)]
+    spread = [sum((n * x - s) ** 2 for x, s in zip(p, centre)) for p in projected]
+    order = sorted(range(n), key=lambda i: (-spread[i], projected[i]))  # far points (likely vertices) first
+    faces = hull.facets(projected, order)
+    found, pairs = hull.vertices_and_edges(projected, faces, True)  # edges also give the LP its rows
+    index = [i for i, _ in found]
+    position = {i: a for a, i in enumerate(index)}
+    largest = max(max(map(abs, c)) for _, c in found + [(None, c) for *_, c in (pairs if with_edges else [])])
+    boxed, walls, radius = box_vertex_witnesses([projected[i] for i in index], k, len(pairs) if with_edges else 0, largest)
+    neighbours: dict[int, list[int]] = {i: [] for i in index}
+    for u, w, _ in pairs:
+        neighbours[u].append(w)
+        neighbours[w].append(u)
+
+    def away(u: int, others: Sequence[int]) -> list[Point]:
+        return [tuple(a - b for a, b in zip(projected[u], projected[z])) for z in others]
+
+    # the tangent cone at a vertex is spanned by its edges: the LP's rows where the box falls short
+    vertex_witness = choose([
+        (c, boxed.get(position[i]), lambda i=i: (away(i, neighbours[i]), [])) for i, c in found
+    ], radius)
+    vertices = tuple(sorted((points[i], lift(c)) for (i, _), c in zip(found, vertex_witness)))
+    if not with_edges:
+        return NewtonGraph(vertices, ())
+    edge_witness = choose([
+        (c, walls.get((position[u], position[w])),
+         lambda u=u, w=w: (away(u, [z for z in neighbours[u] if z != w]), away(w, [u])))
+        for u, w, c in pairs
+    ], radius)
+    edges = tuple(sorted((points[u], points[w], lift(c)) for (u, w, _), c in zip(pairs, edge_witness)))
+    return NewtonGraph(vertices, edges)
 
 
-# -- zonotopes --------------------------------------------------------------------------
+# -- the exact check ----------------------------------------------------------------------------
 
 
-def rank(vectors: Sequence[Sequence[int]]) -> int:
-    """Exact rank of integer vectors (fraction-free Gaussian elimination)."""
-    rows = [list(map(Fraction, v)) for v in vectors if any(v)]
-    if not rows:
-        return 0
-    n = len(rows[0])
-    r = 0
-    for col in range(n):
-        pivot = next((i for i in range(r, len(rows)) if rows[i][col] != 0), None)
-        if pivot is None:
-            continue
-        rows[r], rows[pivot] = rows[pivot], rows[r]
-        for i in range(len(rows)):
-            if i != r and rows[i][col] != 0:
-                f = rows[i][col] / rows[r][col]
-                rows[i] = [a - f * b for a, b in zip(rows[i], rows[r])]
-        r += 1
-        if r == len(rows):
-            break
-    return r
+def _checked(graph: NewtonGraph, points: list[Point]) -> bool:
+    """Every vertex witness has its vertex as unique maximiser, every edge witness exactly its segment."""
+    if len({v for v, _ in graph.vertices}) != len(graph.vertices):
+        return False
+    if len(points) * (len(graph.vertices) + len(graph.edges)) < 4096:  # small: plain Python is quicker than numpy
+        return all(is_witness(v, c, points) for v, c in graph.vertices) and all(
+            u < w and is_edge_witness(u, w, c, points) for u, w, c in graph.edges)
+    r = len(points[0])
+    where = {p: i for i, p in enumerate(points)}
+    support = int_array(points, r)
+    if any(v not in where for v, _ in graph.vertices):
+        return False
+    for start in range(0, len(graph.vertices), 512):
+        batch = graph.vertices[start:start + 512]
+        values = exact_products(support, int_array([c for _, c in batch], r))
+        top = values.max(axis=0)
+        if (np.asarray((values == top).sum(axis=0)) != 1).any():
+            return False
+        if any(where[v] != int(i) for (v, _), i in zip(batch, values.argmax(axis=0))):
+            return False
+    for start in range(0, len(graph.edges), 512):
+        batch = graph.edges[start:start + 512]
+        values = exact_products(support, int_array([c for _, _, c in batch], r))
+        hits = values == values.max(axis=0)
+        for (u, w, _), column in zip(batch, hits.T):
+            argmax = [points[i] for i in np.flatnonzero(column)]
+            if u >= w or u not in where or w not in where or u not in argmax or w not in argmax:
+                return False
+            if not all(on_segment(p, u, w) for p in argmax):
+                return False
+    return True
+
+
+# -- counting zonotope vertices without listing them ----------------------------------------------
 
 
 def zonotope_directions(generators: Sequence[Sequence[int]]) -> tuple[tuple[int, ...], ...]:
     """Distinct generator lines: primitive, sign-normalised (first nonzero entry > 0), sorted."""
-    lines = set()
-    for g in generators:
-        if not any(g):
-            continue
-        p = _primitive(list(g))
-        first = next(x for x in p if x)
-        lines.add(p if first > 0 else tuple(-x for x in p))
-    return tuple(sorted(lines))
+    return tuple(sorted({line(g) for g in generators if any(g)}))
 
 
 @lru_cache(maxsize=256)
@@ -200,3 +284,4 @@ def zonotope_vertex_count(directions: tuple[tuple[int, ...], ...]) -> int:
         for subset in combinations(directions, size):
             total += (-1) ** (size - rank(subset))
     return total
+

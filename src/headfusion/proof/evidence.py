@@ -14,8 +14,8 @@ import sympy
 from headfusion.algebra.expform import Block, ExpForm, x_support
 from headfusion.algebra.laurent import LPoly
 from headfusion.bounds.facelimits import FaceNode
-from headfusion.bounds.lower import NewtonBound
-from headfusion.bounds.polytope import explicit_vertices, rank
+from headfusion.bounds.lower import NewtonBound, binomial_generators
+from headfusion.bounds.polytope import newton_graph, rank
 from headfusion.bounds.structural import StructuralBounds
 from headfusion.kernel.base import MAX_TERMS
 from headfusion.spec.errors import ResourceLimit
@@ -176,10 +176,11 @@ def newton_evidence(bound: NewtonBound, coprime: dict, listed: bool = False) -> 
             out.append({"method": "parallelepiped"})
             continue
         nb = bound.blocks[assignment.index(i)]
-        vertices = nb.vertices
-        if vertices is None:  # counted as a zonotope: the kernel wants the vertices themselves
-            vertices = explicit_vertices(sorted(x_support(b.Q_reduced)), expected=nb.count)
-        out.append({"method": "vertices", "vertices": [[list(v), list(c)] for v, c in vertices.vertices]})
+        if nb.vertices is not None:
+            vertices = nb.vertices.vertices
+        else:  # counted as a zonotope: the kernel wants the vertices themselves
+            vertices = newton_graph(sorted(x_support(b.Q_reduced)), binomial_generators(b), with_edges=False).vertices
+        out.append({"method": "vertices", "vertices": [[list(v), list(c)] for v, c in vertices]})
     return {"shapes": out}
 
 

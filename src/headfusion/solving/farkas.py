@@ -15,6 +15,7 @@ import time
 from fractions import Fraction
 from math import gcd, lcm
 
+from headfusion.bounds.highs import quiet_highs
 from headfusion.kernel.refutation import box_points
 
 try:  # optional accelerators; the producer falls back to Fractions without flint
@@ -27,26 +28,6 @@ Point = tuple[int, ...]
 FREE, OUT, IN = 0, 1, 2
 _EPS_COST = 1e-3  # L1 weight of multipliers on rows that cost no split
 _TOL = 1e-9  # support threshold of a float multiplier
-
-
-def quiet_highs():
-    """A HiGHS instance whose start-up banner does not reach stdout (it would break --json)."""
-    import os
-    import sys
-
-    import highspy
-
-    sys.stdout.flush()
-    saved = os.dup(1)
-    try:
-        with open(os.devnull, "wb") as devnull:
-            os.dup2(devnull.fileno(), 1)
-            h = highspy.Highs()
-    finally:
-        os.dup2(saved, 1)
-        os.close(saved)
-    h.silent()
-    return h
 
 
 class _Row:

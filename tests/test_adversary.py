@@ -77,7 +77,15 @@ def w1() -> dict:
 
 @pytest.fixture(scope="module")
 def w2() -> dict:
-    return certificate("W", 2, search=True)  # with the refutation of m = 3
+    return certificate("W", 2)
+
+
+S3 = "sigmoid(q1) + sigmoid(3*q1)"  # no lemma reaches m* = 4: refutations at m = 2 and m = 3
+
+
+@pytest.fixture(scope="module")
+def s3() -> dict:
+    return certificate(S3, None, search=True)
 
 
 @pytest.fixture(autouse=True)
@@ -304,8 +312,8 @@ def test_invariance_skips_groups_constant_along_the_direction():
 # -- the cost model and the deadline ----------------------------------------------------------------
 
 
-def test_padded_multipliers_are_refused(capsys, tmp_path, monkeypatch, w2):
-    cert = copy.deepcopy(w2)
+def test_padded_multipliers_are_refused(capsys, tmp_path, monkeypatch, s3):
+    cert = copy.deepcopy(s3)
     vectors = claim(cert, "search:m3")["evidence"]["multipliers"]
     row = next(x[:2] for x in vectors[0] if x[0] == "N")
     vectors[0] += [row + [1], row + [-1]] * 5000  # cancelling copies of a row it uses
@@ -373,21 +381,21 @@ def test_the_api_has_deadlines(monkeypatch, tmp_path):
 # -- refutation files ---------------------------------------------------------------------------------
 
 
-def test_refutation_files_are_bounded(capsys, tmp_path, w2):
-    ref = {"atoms": 3, **{k: v for k, v in claim(w2, "search:m3")["evidence"].items() if k != "atoms"}}
+def test_refutation_files_are_bounded(capsys, tmp_path, s3):
+    ref = {"atoms": 3, **{k: v for k, v in claim(s3, "search:m3")["evidence"].items() if k != "atoms"}}
     out = str(tmp_path / "out")
     huge = tmp_path / "huge.json"
     huge.write_text(json.dumps(ref)[:-1] + ', "seconds": ' + "1" * 5000 + "}")
-    refusal(*run(capsys, "certify", "W", "--d", "2", "--out", out, "--refutation", str(huge))[::2], "digits of an integer")
+    refusal(*run(capsys, "certify", S3, "--out", out, "--refutation", str(huge))[::2], "digits of an integer")
     dup = tmp_path / "dup.json"
     dup.write_text(json.dumps(ref)[:-1] + ', "atoms": 3}')
-    refusal(*run(capsys, "certify", "W", "--d", "2", "--out", out, "--refutation", str(dup))[::2], "duplicate key 'atoms'")
+    refusal(*run(capsys, "certify", S3, "--out", out, "--refutation", str(dup))[::2], "duplicate key 'atoms'")
     pad = copy.deepcopy(ref)
     row = next(x[:2] for x in pad["multipliers"][0] if x[0] == "N")
     pad["multipliers"][0] += [row + [1], row + [-1]] * 1000
     (tmp_path / "pad.json").write_text(json.dumps(pad))
-    refusal(*run(capsys, "certify", "W", "--d", "2", "--out", out, "--refutation", str(tmp_path / "pad.json"))[::2], "twice")
-    assert not (tmp_path / "out" / "W_d2.json").exists()
+    refusal(*run(capsys, "certify", S3, "--out", out, "--refutation", str(tmp_path / "pad.json"))[::2], "twice")
+    assert not (tmp_path / "out").exists() or not list((tmp_path / "out").glob("*.json"))
 
 
 # -- checkpoints ----------------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """Guards of the command line: SIGTERM as an orderly exit, a wall-clock deadline, option types.
 
-Top layer (with cli.py and api.py): it may import every package.
+Top layer (with cli/ and api.py): it may import every package.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """`analyze`: the function, its heads, the exponential-family form and the fused head.
 
-Pure: takes a Spec, returns JSON-ready data.  Printing happens in cli.py.
+Pure: takes a Spec, returns JSON-ready data.  Printing happens in cli/analyze.py.
 """
 
 from __future__ import annotations

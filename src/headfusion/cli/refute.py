@@ -1,4 +1,4 @@
-"""`headfusion search SPEC --atoms M --refute`: exact refutations by cube-and-conquer on Dask (CLI edge)."""
+"""`headfusion search SPEC --atoms M --refute`: exact refutations by cube-and-conquer on Dask."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import json
 import sys
 import time
 
-from headfusion.cli import EXIT_OK, UsageError, _print_json
+from headfusion.cli.common import EXIT_OK, UsageError, print_json
 from headfusion.spec.model import Spec
 
 
@@ -48,7 +48,7 @@ def search_refute(args: argparse.Namespace, spec: Spec) -> int:
             out["refutation"] = {"atoms": args.atoms, **result.evidence}
         if result.head is not None:
             out["head_D"] = [[list(e), str(v)] for e, v in sorted(result.head["D"].items())]
-        _print_json(out)
+        print_json(out)
         return EXIT_OK
     meaning = {
         "sat": f"a head with at most {args.atoms} atoms exists",

@@ -1,4 +1,4 @@
-"""`headfusion certify` (CLI edge): compute under the wall-clock guard, then write atomically."""
+"""`headfusion certify`: compute under the wall-clock guard, then write atomically."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import argparse
 import json
 import sys
 
-from headfusion.cli import (EXIT_CHECK_FAILED, EXIT_OK, UsageError, _big, _deadline, _one_line, _print_json, _progress,
-                            _progress_done)
+from headfusion.cli.common import EXIT_CHECK_FAILED, EXIT_OK, UsageError, big, one_line, print_json, progress, progress_done
+from headfusion.guards import deadline
 from headfusion.spec import options
 
 
@@ -22,7 +22,7 @@ def _certified(args: argparse.Namespace, command: list[str]):
     if not args.every_d:
         spec = load_spec(args.spec, args.d)
         return certify(spec, command, search=not args.no_search, search_timeout=args.search_timeout,
-                       progress=_progress, timings=args.timings, refutations=refutations)
+                       progress=progress, timings=args.timings, refutations=refutations)
     if args.d is not None:
         raise UsageError("--every-d states the theorem for every d: leave out --d")
     return certify_every_d(args.spec, command)
@@ -51,8 +51,8 @@ def _supplied_refutations(paths: list[str]) -> dict[int, dict]:
     return found
 
 
-def certify_command(args: argparse.Namespace) -> int:
-    """Compute the certificate under the wall-clock guard, then write it atomically."""
+def cmd_certify(args: argparse.Namespace) -> int:
+    """`certify`: the certificate computed under a wall-clock guard, then written atomically."""
     from headfusion.render.errors import RenderError
     from headfusion.render.files import latex_engine
     from headfusion.render.write import write_certificate
@@ -64,27 +64,27 @@ def certify_command(args: argparse.Namespace) -> int:
             "texlive-pictures latexmk"
         )
     command = ["headfusion", "certify"] + list(args.argv_for_record)
-    with _deadline(args.timeout, "certify"):  # the computation only: the writes below are atomic
+    with deadline(args.timeout, "certify"):  # the computation only: the writes below are atomic
         result = _certified(args, command)
-    _progress("rendering LaTeX ...")
+    progress("rendering LaTeX ...")
     try:
         paths = write_certificate(result.certificate, out_dir, result.queries, pdf=True if args.pdf else None)
     except RenderError as exc:
-        _progress_done()
-        sys.stderr.write(f"headfusion: error: {_one_line(str(exc))}\n")
+        progress_done()
+        sys.stderr.write(f"headfusion: error: {one_line(str(exc))}\n")
         return EXIT_CHECK_FAILED
-    _progress_done()
+    progress_done()
     summary = result.certificate["summary"]
     if args.json:
-        _print_json({"summary": summary, "files": {k: str(v) for k, v in sorted(paths.items())}})
+        print_json({"summary": summary, "files": {k: str(v) for k, v in sorted(paths.items())}})
         return EXIT_OK
     theorem = next(c for c in result.certificate["claims"] if c["id"] == "theorem")
     title = result.certificate["spec"]["title"]
     if summary["every_d"]:
         sys.stdout.write(f"{title}: {summary['status']} for every d (block bounds {summary['lower_bound']} and {summary['upper_bound']})\n")
     else:
-        sys.stdout.write(f"{title}: {summary['status']} — lower {_big(summary['lower_bound'])}, "
-                         f"upper {_big(summary['upper_bound'])}, minimum {_big(summary['minimum']) if summary['minimum'] is not None else 'undecided'}\n")
+        sys.stdout.write(f"{title}: {summary['status']} — lower {big(summary['lower_bound'])}, "
+                         f"upper {big(summary['upper_bound'])}, minimum {big(summary['minimum']) if summary['minimum'] is not None else 'undecided'}\n")
     sys.stdout.write(f"theorem: {theorem['statement']}\n")
     for kind, path in sorted(paths.items()):
         sys.stdout.write(f"wrote {path}\n")

@@ -1,0 +1,56 @@
+"""`headfusion analyze`: the exponential-family form, the fused head and the bounds."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from headfusion.cli.common import EXIT_OK, big, progress, progress_done
+from headfusion.guards import deadline
+
+
+def cmd_analyze(args: argparse.Namespace) -> int:
+    from headfusion.proof.analysis import analyze, write_json
+    from headfusion.spec.load import load_spec
+
+    with deadline(args.timeout, "analyze"):
+        spec = load_spec(args.spec, args.d)
+        progress(f"analyzing {spec.title[:60]}: exponential form, bounds ...")
+        result = analyze(spec, list_atoms=not args.no_atoms_list, stream=args.json)
+        if args.json:  # the atom list streams (generated while written), within the deadline
+            progress_done()
+            write_json(result, sys.stdout)
+            return EXIT_OK
+    progress_done()
+    out = sys.stdout
+    out.write(f"function: {result['title']}  (dimension {result['dimension']})\n")
+    out.write(f"heads: {result['heads']}, head-atom terms: {result['head_atom_terms']}\n")
+    form = result["exponential_form"]
+    out.write(f"exponential-family form: F = {form['constant']} + sum over {form['blocks_total']} block(s) of P'_B/Q'_B\n")
+    if form["t"]:
+        out.write(f"  t = {form['t']}\n")
+    for i, block in enumerate(form["blocks"], 1):
+        out.write(f"  block {i}: {', '.join(block['heads'])}  [{'; '.join(block['variables']) or 'constant'}]\n")
+        if block["Q_reduced"] is not None:
+            out.write(f"    Q' = {block['Q_reduced']}\n    P' = {block['P_reduced']}\n")
+        else:
+            out.write(f"    Q' has {block['Q_reduced_terms']} terms\n")
+    if form["blocks_total"] > form["blocks_shown"]:
+        out.write(f"  ... {form['blocks_total'] - form['blocks_shown']} more block(s)\n")
+    out.write(f"fused head: {big(result['upper_bound'])} atoms ({result['upper_bound_method']})\n")
+    lower = result["lower_bound"]
+    out.write(
+        f"lower bound: {big(lower)} ({result['lower_bound_method']})\n" if lower is not None else "lower bound: not computed\n"
+    )
+    minimum = result["minimum"]
+    out.write(f"minimum m*: {big(minimum)}\n" if minimum is not None else "minimum m*: undecided by bounds\n")
+    atoms = result["fused_head"].get("atoms_list")
+    if atoms is not None:
+        shown = atoms[:64]
+        out.write("atoms (key | weight | value):\n")
+        for atom in shown:
+            key = ", ".join(str(k) for k in atom["key"])
+            out.write(f"  ({key}) | {atom['weight']} | {atom['value']}\n")
+        if len(atoms) > len(shown):
+            out.write(f"  ... {len(atoms) - len(shown)} more (use --json for all)\n")
+    return EXIT_OK

@@ -1,0 +1,54 @@
+"""`headfusion verify`: the kernel replays every claim of a certificate."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from headfusion.cli.common import EXIT_CHECK_FAILED, EXIT_OK, UsageError, print_json, progress, progress_done
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    """Replay every claim with the kernel; exit 1 if any fails, 2 if the file is not a bounded certificate."""
+    from headfusion.kernel.base import SchemaError, parse_json, read_certificate_text
+    from headfusion.kernel.verify import verify_certificate
+
+    try:
+        cert = parse_json(read_certificate_text(args.certificate))
+        progress("verifying claims ...")
+        report = verify_certificate(cert)
+    except SchemaError as exc:
+        raise UsageError(f"{args.certificate}: {exc}") from None
+    except OSError as exc:  # e.g. /proc/self/mem: a "regular file" that cannot be read
+        raise UsageError(f"cannot read {args.certificate}: {exc.strerror or exc}") from None
+    resolved: list[tuple[str, str, str]] = []
+    if args.resolve and report.ok:
+        from headfusion.solving.resolve import resolve_testimony
+
+        resolved = resolve_testimony(cert)
+    progress_done()
+    ok = report.ok and not any(v == "sat" or v.startswith("hash mismatch") for _, _, v in resolved)
+    rows = [{"id": i, "kind": k, "outcome": o, "message": m} for i, k, o, m in report.rows]
+    if args.json:
+        print_json({"ok": ok, "claims": rows, "resolve": [{"claim": c, "solver": s, "verdict": v} for c, s, v in resolved]})
+        return EXIT_OK if ok else EXIT_CHECK_FAILED
+    for outcome in ("checked", "testimony", "undecided"):
+        ids = [r["id"] for r in rows if r["outcome"] == outcome]
+        if ids:
+            label = {"checked": "proved and replayed", "testimony": "solver testimony, NOT checked",
+                     "undecided": "undecided searches"}[outcome]
+            sys.stdout.write(f"{label}: {len(ids)} ({', '.join(ids[:12])}{', ...' if len(ids) > 12 else ''})\n")
+    for r in rows:
+        if r["outcome"] == "failed":
+            sys.stdout.write(f"FAILED {r['id']} ({r['kind']}): {r['message']}\n")
+    for claim, solver, verdict in resolved:
+        sys.stdout.write(f"re-solved {claim} with {solver}: {verdict}\n")
+    if ok:
+        theorem = next(c for c in cert["claims"] if c["id"] == "theorem")
+        from headfusion.spec.family import function_text
+
+        sys.stdout.write(f"certificate verified: {theorem['statement']}\n  F = {function_text(cert['spec'])}"
+                         f"\n  (title, the spec's own label: {cert['spec']['title']})\n")
+    else:
+        sys.stdout.write("certificate REJECTED\n")
+    return EXIT_OK if ok else EXIT_CHECK_FAILED

@@ -5,23 +5,25 @@ from __future__ import annotations
 import argparse
 import sys
 
-from headfusion.cli.common import EXIT_OK, big, progress, progress_done
+from headfusion.cli.common import EXIT_OK, big
+from headfusion.cli.progress import Progress
 from headfusion.guards import deadline
+
+SHOWN_ATOMS = 64  # the text output lists this many atoms of the fused head (--json: all of them)
 
 
 def cmd_analyze(args: argparse.Namespace) -> int:
     from headfusion.proof.analysis import analyze, write_json
     from headfusion.spec.load import load_spec
 
-    with deadline(args.timeout, "analyze"):
+    with deadline(args.timeout, "analyze"), Progress("analyze", quiet=args.quiet) as progress:
         spec = load_spec(args.spec, args.d)
-        progress(f"analyzing {spec.title[:60]}: exponential form, bounds ...")
-        result = analyze(spec, list_atoms=not args.no_atoms_list, stream=args.json)
+        result = analyze(spec, list_atoms=not args.no_atoms_list, stream=args.json,
+                         preview=0 if args.json else SHOWN_ATOMS + 1, progress=progress)
         if args.json:  # the atom list streams (generated while written), within the deadline
-            progress_done()
+            progress.update(note="writing the JSON")
             write_json(result, sys.stdout)
             return EXIT_OK
-    progress_done()
     out = sys.stdout
     out.write(f"function: {result['title']}  (dimension {result['dimension']})\n")
     out.write(f"heads: {result['heads']}, head-atom terms: {result['head_atom_terms']}\n")
@@ -44,13 +46,13 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     )
     minimum = result["minimum"]
     out.write(f"minimum m*: {big(minimum)}\n" if minimum is not None else "minimum m*: undecided by bounds\n")
-    atoms = result["fused_head"].get("atoms_list")
+    atoms = result["fused_head"].get("atoms_preview")
     if atoms is not None:
-        shown = atoms[:64]
+        shown = atoms[:SHOWN_ATOMS]
         out.write("atoms (key | weight | value):\n")
         for atom in shown:
             key = ", ".join(str(k) for k in atom["key"])
             out.write(f"  ({key}) | {atom['weight']} | {atom['value']}\n")
-        if len(atoms) > len(shown):
-            out.write(f"  ... {len(atoms) - len(shown)} more (use --json for all)\n")
+        if result["upper_bound"] > len(shown):
+            out.write(f"  ... {big(result['upper_bound'] - len(shown))} more (--json lists them)\n")
     return EXIT_OK

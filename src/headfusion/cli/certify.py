@@ -6,12 +6,13 @@ import argparse
 import json
 import sys
 
-from headfusion.cli.common import EXIT_CHECK_FAILED, EXIT_OK, UsageError, big, one_line, print_json, progress, progress_done
+from headfusion.cli.common import EXIT_CHECK_FAILED, EXIT_OK, UsageError, big, one_line, plain_maths, print_json
+from headfusion.cli.progress import Progress
 from headfusion.guards import deadline
 from headfusion.spec import options
 
 
-def _certified(args: argparse.Namespace, command: list[str]):
+def _certified(args: argparse.Namespace, command: list[str], progress: Progress):
     """The certificate data of `certify` (for one d, or for every d)."""
     from headfusion.proof.certify import certify, certify_every_d
     from headfusion.spec.load import load_spec
@@ -64,16 +65,17 @@ def cmd_certify(args: argparse.Namespace) -> int:
             "texlive-pictures latexmk"
         )
     command = ["headfusion", "certify"] + list(args.argv_for_record)
-    with deadline(args.timeout, "certify"):  # the computation only: the writes below are atomic
-        result = _certified(args, command)
-    progress("rendering LaTeX ...")
-    try:
-        paths = write_certificate(result.certificate, out_dir, result.queries, pdf=True if args.pdf else None)
-    except RenderError as exc:
-        progress_done()
-        sys.stderr.write(f"headfusion: error: {one_line(str(exc))}\n")
-        return EXIT_CHECK_FAILED
-    progress_done()
+    with Progress("certify", quiet=args.quiet) as progress:
+        with deadline(args.timeout, "certify", "a smaller input or d, --no-search, or a larger --timeout"):  # the computation only: the writes below are atomic
+            result = _certified(args, command, progress)
+        progress("writing the certificate" + (" (LaTeX to PDF)" if not args.no_pdf else ""))
+        try:
+            paths = write_certificate(result.certificate, out_dir, result.queries,
+                                      pdf=True if args.pdf else False if args.no_pdf else None)
+        except RenderError as exc:
+            progress.close()
+            sys.stderr.write(f"headfusion: error: {one_line(str(exc))}\n")
+            return EXIT_CHECK_FAILED
     summary = result.certificate["summary"]
     if args.json:
         print_json({"summary": summary, "files": {k: str(v) for k, v in sorted(paths.items())}})
@@ -85,12 +87,12 @@ def cmd_certify(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(f"{title}: {summary['status']} — lower {big(summary['lower_bound'])}, "
                          f"upper {big(summary['upper_bound'])}, minimum {big(summary['minimum']) if summary['minimum'] is not None else 'undecided'}\n")
-    sys.stdout.write(f"theorem: {theorem['statement']}\n")
+    sys.stdout.write(f"theorem: {plain_maths(theorem['statement'])}\n")
     for kind, path in sorted(paths.items()):
         sys.stdout.write(f"wrote {path}\n")
-    if "pdf" not in paths:
+    if "pdf" not in paths and not args.no_pdf:
         sys.stdout.write(
             "no PDF: no LaTeX engine found (apt-get install -y texlive-latex-base texlive-latex-recommended "
-            "texlive-pictures latexmk), then run again or use --pdf\n"
+            "texlive-pictures latexmk), then run again or use --pdf; --no-pdf skips it\n"
         )
     return EXIT_OK

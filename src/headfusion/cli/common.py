@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from typing import Any, NoReturn
 
@@ -21,38 +22,38 @@ class Parser(argparse.ArgumentParser):
         kwargs.setdefault("allow_abbrev", False)  # `--ou DIR` would slip past the --out filter below
         super().__init__(*args, **kwargs)
 
-    def error(self, message: str) -> NoReturn:  # one clear line, exit 2
-        raise UsageError(f"{self.prog}: {message}")
+    def error(self, message: str) -> NoReturn:  # one clear line, exit 2; main() adds "headfusion: error: "
+        command = self.prog.removeprefix("headfusion").strip()
+        # "argument --d: --d must be ..." says --d twice: the option checks name their option
+        message = re.sub(r"^argument [\w/-]+: (?=--?\w)", "", message)
+        raise UsageError(f"{command}: {message}" if command else message)
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """Every option's help states its default (flags are off by default)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        if "default" in text or not action.option_strings or action.default in (None, False, argparse.SUPPRESS):
+            return text
+        return f"{text} (default: %(default)s)"
 
 
 def without_out(argv: list[str]) -> list[str]:
-    """The command line without `--out DIR`: the same certificate is byte-identical wherever it is written."""
+    """The command line without `--out DIR` and `--quiet`: the same certificate is byte-identical wherever it is written."""
     kept, skip = [], False
     for arg in argv:
         if skip:
             skip = False
         elif arg == "--out":
             skip = True
-        elif not arg.startswith("--out="):
+        elif not arg.startswith("--out=") and arg not in ("-q", "--quiet"):
             kept.append(arg)
     return kept
 
 
 def print_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, indent=2, sort_keys=False) + "\n")
-
-
-def progress(message: str) -> None:
-    """Progress on stderr (only when it is a terminal, so pipes and JSON stay clean)."""
-    if sys.stderr.isatty():
-        sys.stderr.write("\r\033[K" + message)
-        sys.stderr.flush()
-
-
-def progress_done() -> None:
-    if sys.stderr.isatty():
-        sys.stderr.write("\r\033[K")
-        sys.stderr.flush()
 
 
 def big(value: int) -> str:
@@ -62,6 +63,19 @@ def big(value: int) -> str:
     if value > 0 and value & (value - 1) == 0:
         return f"2^{value.bit_length() - 1}"
     return f"{text[:6]}...{text[-6:]} ({len(text)} digits)"
+
+
+_TEX = ((r"\sum_{j=1}^d", "Σ_{j=1..d} "), (r"\le", " ≤ "), (r"\ge", " ≥ "), (r"\dots\ ", "... "),
+        (r"\text{ digits}", " digits"), ("m^*", "m*"), ("$", ""))
+
+
+def plain_maths(tex: str) -> str:
+    """A kernel statement for a terminal: m*(F) = 8, not $m^*(F)=8$ (the certificate keeps the LaTeX)."""
+    for old, new in _TEX:
+        tex = tex.replace(old, new)
+    tex = re.sub(r"\^\{([0-9]+)\}", r"^\1", tex)
+    tex = re.sub(r"\s*=\s*", " = ", tex)
+    return " ".join(tex.split())
 
 
 def one_line(text: str) -> str:

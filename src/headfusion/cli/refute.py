@@ -8,20 +8,23 @@ import sys
 import time
 
 from headfusion.cli.common import EXIT_OK, UsageError, print_json
+from headfusion.cli.progress import Progress
 from headfusion.spec.model import Spec
 
 
-def search_refute(args: argparse.Namespace, spec: Spec) -> int:
+def search_refute(args: argparse.Namespace, spec: Spec, progress: Progress) -> int:
     """`search SPEC --atoms M --refute`: the exact refutation producer, cube-and-conquer on Dask.
 
     unsat is returned only with a refutation the kernel has replayed; a timeout or a lost
     worker gives "unknown".  --scheduler ADDRESS uses an existing Dask cluster (`dask
     scheduler`, then `dask worker ADDRESS` on each machine); otherwise a LocalCluster with
-    --jobs worker processes (default: one per core).
+    --jobs worker processes (default: one per core).  Without Dask (the extra
+    headfusion[cluster]) it runs in this process; --scheduler, --jobs and --checkpoint need Dask.
     """
     from headfusion.algebra.expform import exponential_form
     from headfusion.proof.certify import kernel_question
-    from headfusion.solving.distribute import distributed_refute
+    from headfusion.solving.distribute import distributed_refute, have_dask, quiet_dask, require_dask, scheduler_address
+    from headfusion.solving.refute import refute
 
     if args.atoms is None:
         raise UsageError("search: --refute needs --atoms M")
@@ -31,14 +34,33 @@ def search_refute(args: argparse.Namespace, spec: Spec) -> int:
     P, Q, vertices = kernel_question(form)  # V checked by the kernel: interior leaves at m ≤ V
     if any(e[-1] for e in list(P) + list(Q)):
         raise UsageError("search: --refute needs rational weights (no e^b weights)")
+    if args.scheduler is not None:
+        scheduler_address(args.scheduler)  # a malformed address is refused before any work
+    cluster = have_dask()
+    if not cluster and (args.scheduler or args.jobs > 1 or args.checkpoint):
+        used = "--scheduler" if args.scheduler else "--jobs" if args.jobs > 1 else "--checkpoint"
+        require_dask(f"search --refute {used}")
     began = time.monotonic()
-    result = distributed_refute(
-        P, Q, args.atoms,
-        scheduler=args.scheduler, workers=args.jobs if args.jobs > 1 else None,
-        cube_depth=args.cube_depth, cube_timeout=args.cube_timeout,
-        deadline=time.time() + args.timeout,
-        checkpoint=args.checkpoint, progress=None if args.json else True, vertices=vertices,
-    )
+    if cluster:
+        quiet_dask(args.verbose)
+
+        def cubes(state: dict) -> None:
+            running = f"{state['in_flight']} running" + (f" (longest {state['oldest_running']:.0f} s)" if state["in_flight"] else "")
+            progress.update(done=state["done"], total=state["total"], note=f"{running}, {state['resplits']} re-splits")
+
+        progress.unit, progress.desc = "cube", "search --refute"
+        result = distributed_refute(
+            P, Q, args.atoms,
+            scheduler=args.scheduler, workers=args.jobs if args.jobs > 1 else None,
+            cube_depth=args.cube_depth, cube_timeout=args.cube_timeout,
+            deadline=time.time() + args.timeout,
+            checkpoint=args.checkpoint, progress=cubes, vertices=vertices,
+        )
+    else:  # no Dask: the same exact producer in this process
+        progress(f"refuting m = {args.atoms} in this process (no Dask: {_install_hint()})")
+        result = refute(P, Q, args.atoms, deadline=time.time() + args.timeout, vertices=vertices,
+                        progress=lambda s: progress(f"{s.get('nodes', 0)} nodes, {s.get('vectors', 0)} multiplier vectors"))
+    progress.close()
     seconds = time.monotonic() - began
     stats = {k: v for k, v in result.stats.items() if isinstance(v, (int, float, str))}
     if args.json:
@@ -71,3 +93,9 @@ def search_refute(args: argparse.Namespace, spec: Spec) -> int:
     if stats.get("reason"):
         w(f"  reason: {stats['reason']}\n")
     return EXIT_OK
+
+
+def _install_hint() -> str:
+    from headfusion.solving.distribute import INSTALL_HINT
+
+    return INSTALL_HINT

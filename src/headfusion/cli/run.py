@@ -14,7 +14,7 @@ import os
 import sys
 from typing import Callable
 
-from headfusion.cli.common import EXIT_BAD_INPUT, EXIT_CHECK_FAILED, EXIT_OK, one_line, progress_done, without_out
+from headfusion.cli.common import EXIT_BAD_INPUT, EXIT_CHECK_FAILED, EXIT_OK, one_line, without_out
 from headfusion.cli.parser import build_parser
 from headfusion.guards import Terminated, on_sigterm
 from headfusion.spec.errors import CheckFailed, InputError
@@ -47,23 +47,18 @@ def _main(parser: argparse.ArgumentParser, argv: list[str] | None) -> int:
             return EXIT_BAD_INPUT
         return handler(args)
     except InputError as exc:  # bad input, options, paths, and the cost model's refusals
-        progress_done()
         sys.stderr.write(f"headfusion: error: {one_line(str(exc))}\n")
         return EXIT_BAD_INPUT
     except CheckFailed as exc:
-        progress_done()
         sys.stderr.write(f"headfusion: error: {one_line(str(exc))}\n")
         return EXIT_CHECK_FAILED
     except RecursionError:
-        progress_done()
         sys.stderr.write("headfusion: error: input nested too deeply\n")
         return EXIT_BAD_INPUT
     except MemoryError:
-        progress_done()
         sys.stderr.write("headfusion: error: out of memory: use a smaller input or d, or --no-atoms-list\n")
         return EXIT_BAD_INPUT
     except Terminated:
-        progress_done()
         sys.stderr.write("headfusion: terminated\n")
         return 143
     except BrokenPipeError:  # output piped into e.g. head: stop quietly
@@ -73,6 +68,5 @@ def _main(parser: argparse.ArgumentParser, argv: list[str] | None) -> int:
             pass
         return EXIT_OK
     except KeyboardInterrupt:
-        progress_done()
         sys.stderr.write("headfusion: interrupted\n")
         return 130

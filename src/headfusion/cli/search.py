@@ -5,20 +5,19 @@ from __future__ import annotations
 import argparse
 import sys
 
-from headfusion.cli.common import EXIT_CHECK_FAILED, EXIT_OK, UsageError, print_json, progress, progress_done
+from headfusion.cli.common import EXIT_CHECK_FAILED, EXIT_OK, UsageError, print_json
+from headfusion.cli.progress import Progress
 from headfusion.guards import deadline
 
 
 def cmd_search(args: argparse.Namespace) -> int:
     """The whole search, bounds included, under a wall-clock guard of --timeout plus a little slack."""
-    with deadline(args.timeout + 5, "search"):
-        return _search(args)
+    with deadline(args.timeout + 5, "search", "a larger --timeout"), Progress("search", quiet=args.quiet) as progress:
+        return _search(args, progress)
 
 
-def _search(args: argparse.Namespace) -> int:
+def _search(args: argparse.Namespace, progress: Progress) -> int:
     """`search SPEC --atoms M` (one question) or `search SPEC --minimize` (least m)."""
-    import time
-
     from headfusion.solving.process import cross_check_cvc5
     from headfusion.solving.solver import minimize, search, write_query_atomic
     from headfusion.solving.smtlib import Options
@@ -34,17 +33,14 @@ def _search(args: argparse.Namespace) -> int:
     if args.refute:
         from headfusion.cli.refute import search_refute
 
-        return search_refute(args, spec)
+        return search_refute(args, spec, progress)
     options = Options(args.encoding, symmetry=args.symmetry, faces=not args.no_faces)
     if args.minimize:
-        began = time.monotonic()
         result = minimize(
             spec.model, args.timeout, options, args.jobs,
-            progress=lambda m, points, elapsed: progress(
-                f"m = {m}: box {points} points, {time.monotonic() - began:.1f} s elapsed ..."
-            ),
+            progress=lambda m, points, elapsed: progress(f"m = {m}: box {points} points, {args.timeout - elapsed:.0f} s left"),
         )
-        progress_done()
+        progress.close()
         if args.json:
             print_json({"spec": spec.text, "title": spec.title, **result.to_json()})
             return EXIT_OK
@@ -58,9 +54,8 @@ def _search(args: argparse.Namespace) -> int:
             out.write(f"minimum m*: undecided ({result.reason})\n")
         _write_atoms(result.head_json or [], result.head_source or "")
         return EXIT_OK
-    progress(f"searching for a head with at most {args.atoms} atoms ...")
+    progress(f"a head with at most {args.atoms} atoms? (z3, at most {args.timeout:g} s)")
     result = search(spec.model, args.atoms, args.timeout, options, args.jobs)
-    progress_done()
     if args.smt2:
         if result.query_text is None:
             sys.stderr.write(f"headfusion: no query written: {result.reason}\n")
@@ -74,12 +69,12 @@ def _search(args: argparse.Namespace) -> int:
         if result.query_text is None:
             result.cross_check = {"solver": "cvc5", "status": "not run", "reason": result.reason}
         else:
-            progress("cross-checking with cvc5 ...")
+            progress("cross-checking with cvc5")
             result.cross_check = cross_check_cvc5(result.query_text, args.timeout)
-            progress_done()
             other = result.cross_check["status"]
             if {other, result.status} == {"sat", "unsat"}:
                 code = EXIT_CHECK_FAILED  # the two solvers disagree: nothing can be trusted
+    progress.close()
     if args.json:
         print_json({"spec": spec.text, "title": spec.title, **result.to_json()})
         return code

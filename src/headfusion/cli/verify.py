@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from headfusion.cli.common import EXIT_CHECK_FAILED, EXIT_OK, UsageError, print_json, progress, progress_done
+from headfusion.cli.common import EXIT_CHECK_FAILED, EXIT_OK, UsageError, plain_maths, print_json
+from headfusion.cli.progress import Progress
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
@@ -13,20 +14,24 @@ def cmd_verify(args: argparse.Namespace) -> int:
     from headfusion.kernel.base import SchemaError, parse_json, read_certificate_text
     from headfusion.kernel.verify import verify_certificate
 
+    progress = Progress("verify", quiet=args.quiet)
     try:
         cert = parse_json(read_certificate_text(args.certificate))
-        progress("verifying claims ...")
+        progress("the kernel replays every claim")
         report = verify_certificate(cert)
     except SchemaError as exc:
         raise UsageError(f"{args.certificate}: {exc}") from None
     except OSError as exc:  # e.g. /proc/self/mem: a "regular file" that cannot be read
         raise UsageError(f"cannot read {args.certificate}: {exc.strerror or exc}") from None
+    finally:
+        progress.close()
     resolved: list[tuple[str, str, str]] = []
     if args.resolve and report.ok:
         from headfusion.solving.resolve import resolve_testimony
 
-        resolved = resolve_testimony(cert)
-    progress_done()
+        with Progress("verify --resolve", quiet=args.quiet) as solving:
+            solving("re-solving the solver testimony")
+            resolved = resolve_testimony(cert)
     ok = report.ok and not any(v == "sat" or v.startswith("hash mismatch") for _, _, v in resolved)
     rows = [{"id": i, "kind": k, "outcome": o, "message": m} for i, k, o, m in report.rows]
     if args.json:
@@ -47,7 +52,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         theorem = next(c for c in cert["claims"] if c["id"] == "theorem")
         from headfusion.spec.family import function_text
 
-        sys.stdout.write(f"certificate verified: {theorem['statement']}\n  F = {function_text(cert['spec'])}"
+        sys.stdout.write(f"certificate verified: {plain_maths(theorem['statement'])}\n  F = {function_text(cert['spec'])}"
                          f"\n  (title, the spec's own label: {cert['spec']['title']})\n")
     else:
         sys.stdout.write("certificate REJECTED\n")

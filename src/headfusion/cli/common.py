@@ -65,7 +65,7 @@ def big(value: int) -> str:
     return f"{text[:6]}...{text[-6:]} ({len(text)} digits)"
 
 
-_TEX = ((r"\sum_{j=1}^d", "Σ_{j=1..d} "), (r"\le", " ≤ "), (r"\ge", " ≥ "), (r"\dots\ ", "... "),
+_TEX = ((r"\sum_{j=1}^d", "\0"), (r"\le", " ≤ "), (r"\ge", " ≥ "), (r"\dots\ ", "... "),
         (r"\text{ digits}", " digits"), ("m^*", "m*"), ("$", ""))
 
 
@@ -74,8 +74,8 @@ def plain_maths(tex: str) -> str:
     for old, new in _TEX:
         tex = tex.replace(old, new)
     tex = re.sub(r"\^\{([0-9]+)\}", r"^\1", tex)
-    tex = re.sub(r"\s*=\s*", " = ", tex)
-    return " ".join(tex.split())
+    tex = re.sub(r"\s*([=+])\s*", r" \1 ", tex)
+    return " ".join(tex.replace("\0", " Σ_{j=1..d} ").split())
 
 
 def one_line(text: str) -> str:

@@ -43,7 +43,6 @@ def _run(line: str, cwd: Path) -> subprocess.CompletedProcess:
 # -- "Add your own function", literally ------------------------------------------------------------
 
 
-@pytest.mark.slow
 def test_add_your_own_function_as_the_readme_says(tmp_path):
     """Copy the template, change term, range and description only, then the README's exact commands."""
     section = _section("## Add your own function")

@@ -10,6 +10,7 @@ from headfusion.cli.progress import Progress
 from headfusion.guards import deadline
 
 SHOWN_ATOMS = 64  # the text output lists this many atoms of the fused head (--json: all of them)
+SHOWN_DIMENSION = 1024  # ... when their keys have at most this many coordinates (a key is printed in full)
 
 
 def cmd_analyze(args: argparse.Namespace) -> int:
@@ -18,8 +19,9 @@ def cmd_analyze(args: argparse.Namespace) -> int:
 
     with deadline(args.timeout, "analyze"), Progress("analyze", quiet=args.quiet) as progress:
         spec = load_spec(args.spec, args.d)
-        result = analyze(spec, list_atoms=not args.no_atoms_list, stream=args.json,
-                         preview=0 if args.json else SHOWN_ATOMS + 1, progress=progress)
+        listed = not args.no_atoms_list and (args.json or spec.model.dimension <= SHOWN_DIMENSION)
+        result = analyze(spec, list_atoms=listed, stream=args.json, preview=0 if args.json else SHOWN_ATOMS + 1,
+                         progress=progress)
         if args.json:  # the atom list streams (generated while written), within the deadline
             progress.update(note="writing the JSON")
             write_json(result, sys.stdout)
@@ -47,6 +49,8 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     minimum = result["minimum"]
     out.write(f"minimum m*: {big(minimum)}\n" if minimum is not None else "minimum m*: undecided by bounds\n")
     atoms = result["fused_head"].get("atoms_preview")
+    if atoms is None and not args.no_atoms_list:
+        out.write(f"atoms: not listed (each key has {result['dimension']} coordinates; --json lists atoms within its limits)\n")
     if atoms is not None:
         shown = atoms[:SHOWN_ATOMS]
         out.write("atoms (key | weight | value):\n")

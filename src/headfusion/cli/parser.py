@@ -93,6 +93,6 @@ def build_parser() -> argparse.ArgumentParser:
     search_.add_argument("--checkpoint", default=None, metavar="DIR", help="with --refute: keep solved cubes in DIR; a rerun resumes from them")
     search_.add_argument("--cube-depth", type=checked(lambda v: options.count(v, "--cube-depth", 0, 16, True)), default=3, metavar="K", help="with --refute: at most 2^K cubes at the start")
     search_.add_argument("--cube-timeout", type=checked(lambda v: options.timeout(v, "--cube-timeout", True)), default=60.0, metavar="S", help="with --refute: seconds per cube before it is re-split")
-    search_.add_argument("--verbose", action="store_true", help="with --refute: show Dask's own log lines (default: only warnings of headfusion)")
+    search_.add_argument("--verbose", action="store_true", help="with --refute: show Dask's own log lines (by default they are hidden)")
     search_.set_defaults(handler=cmd_search)
     return parser

@@ -43,19 +43,21 @@ def search_refute(args: argparse.Namespace, spec: Spec, progress: Progress) -> i
     began = time.monotonic()
     if cluster:
         quiet_dask(args.verbose)
+        progress.close()  # a bar with counts replaces the status line
+        bar = Progress("search --refute", quiet=args.quiet, total=0, unit="cube")
 
         def cubes(state: dict) -> None:
             running = f"{state['in_flight']} running" + (f" (longest {state['oldest_running']:.0f} s)" if state["in_flight"] else "")
-            progress.update(done=state["done"], total=state["total"], note=f"{running}, {state['resplits']} re-splits")
+            bar.update(done=state["done"], total=state["total"], note=f"{running}, {state['resplits']} re-splits")
 
-        progress.unit, progress.desc = "cube", "search --refute"
-        result = distributed_refute(
-            P, Q, args.atoms,
-            scheduler=args.scheduler, workers=args.jobs if args.jobs > 1 else None,
-            cube_depth=args.cube_depth, cube_timeout=args.cube_timeout,
-            deadline=time.time() + args.timeout,
-            checkpoint=args.checkpoint, progress=cubes, vertices=vertices,
-        )
+        with bar:
+            result = distributed_refute(
+                P, Q, args.atoms,
+                scheduler=args.scheduler, workers=args.jobs if args.jobs > 1 else None,
+                cube_depth=args.cube_depth, cube_timeout=args.cube_timeout,
+                deadline=time.time() + args.timeout,
+                checkpoint=args.checkpoint, progress=cubes, vertices=vertices,
+            )
     else:  # no Dask: the same exact producer in this process
         progress(f"refuting m = {args.atoms} in this process (no Dask: {_install_hint()})")
         result = refute(P, Q, args.atoms, deadline=time.time() + args.timeout, vertices=vertices,

@@ -23,7 +23,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         result = analyze(spec, list_atoms=listed, stream=args.json, preview=0 if args.json else SHOWN_ATOMS + 1,
                          progress=progress)
         if args.json:  # the atom list streams (generated while written), within the deadline
-            progress.update(note="writing the JSON")
+            progress.close()  # stdout and stderr may be one terminal
             write_json(result, sys.stdout)
             return EXIT_OK
     out = sys.stdout

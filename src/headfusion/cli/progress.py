@@ -31,7 +31,7 @@ class Progress:
         if not quiet and _is_terminal():
             from tqdm import tqdm
 
-            fmt = None if total is not None else "{desc}: {postfix} [{elapsed}]"
+            fmt = None if total is not None else "{desc}{postfix} [{elapsed}]"  # tqdm puts ", " before a postfix
             self.bar = tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, dynamic_ncols=True, leave=False,
                             bar_format=fmt)
 

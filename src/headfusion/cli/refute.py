@@ -47,7 +47,7 @@ def search_refute(args: argparse.Namespace, spec: Spec, progress: Progress) -> i
         bar = Progress("search --refute", quiet=args.quiet, total=0, unit="cube")
 
         def cubes(state: dict) -> None:
-            running = f"{state['in_flight']} running" + (f" (longest {state['oldest_running']:.0f} s)" if state["in_flight"] else "")
+            running = f"{state['in_flight']} in flight" + (f" (oldest {state['oldest_running']:.0f} s)" if state["in_flight"] else "")
             bar.update(done=state["done"], total=state["total"], note=f"{running}, {state['resplits']} re-splits")
 
         with bar:

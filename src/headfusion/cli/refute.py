@@ -81,8 +81,11 @@ def search_refute(args: argparse.Namespace, spec: Spec, progress: Progress) -> i
     }[result.status]
     w = sys.stdout.write
     w(f"{spec.title}, m = {args.atoms}: {result.status.upper()} ({meaning})\n")
-    w(f"  cubes {stats.get('solved', 0)}/{stats.get('cubes', 0)} solved ({stats.get('from_checkpoint', 0)} from the checkpoint), "
-      f"{stats.get('resplits', 0)} re-splits, {stats.get('workers', 0)} workers, {seconds:.2f} s\n")
+    if cluster:
+        w(f"  cubes {stats.get('solved', 0)}/{stats.get('cubes', 0)} solved ({stats.get('from_checkpoint', 0)} from the checkpoint), "
+          f"{stats.get('resplits', 0)} re-splits, {stats.get('workers', 0)} workers, {seconds:.2f} s\n")
+    else:
+        w(f"  in this process (no Dask), {stats.get('nodes', 0)} nodes, {seconds:.2f} s\n")
     if result.evidence is not None:
         w(f"  refutation: {len(result.evidence['tree'])} nodes, {len(result.evidence['multipliers'])} multiplier vectors\n")
         if args.checkpoint:

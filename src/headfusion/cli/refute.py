@@ -30,16 +30,16 @@ def search_refute(args: argparse.Namespace, spec: Spec, progress: Progress) -> i
         raise UsageError("search: --refute needs --atoms M")
     if args.minimize or args.smt2 or args.cross_check:
         raise UsageError("search: --refute does not combine with --minimize, --smt2 or --cross-check")
-    form = exponential_form(spec.model)
-    P, Q, vertices = kernel_question(form)  # V checked by the kernel: interior leaves at m ≤ V
-    if any(e[-1] for e in list(P) + list(Q)):
-        raise UsageError("search: --refute needs rational weights (no e^b weights)")
     if args.scheduler is not None:
         scheduler_address(args.scheduler)  # a malformed address is refused before any work
     cluster = have_dask()
     if not cluster and (args.scheduler or args.jobs > 1 or args.checkpoint):
         used = "--scheduler" if args.scheduler else "--jobs" if args.jobs > 1 else "--checkpoint"
         require_dask(f"search --refute {used}")
+    form = exponential_form(spec.model)
+    P, Q, vertices = kernel_question(form)  # V checked by the kernel: interior leaves at m ≤ V
+    if any(e[-1] for e in list(P) + list(Q)):
+        raise UsageError("search: --refute needs rational weights (no e^b weights)")
     began = time.monotonic()
     if cluster:
         quiet_dask(args.verbose)

@@ -46,6 +46,17 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     out.write(
         f"lower bound: {big(lower)} ({result['lower_bound_method']})\n" if lower is not None else "lower bound: not computed\n"
     )
+    classes, edges = result.get("residue_classes"), result.get("rigid_edges")
+    if classes:  # Lemma LK's instance: one line per block (the JSON has every class)
+        for b in classes["blocks"][:3]:
+            sums = sorted({c["sum"] for c in b["class_sums"]})
+            tilt = "" if all(t == "1" for t in b["tilt"]) else f", tilt {', '.join(b['tilt'])}"
+            out.write(f"  residue classes (LK): m* >= {big(classes['bound'])}; block {b['block']}: {b['index']} classes{tilt}, "
+                      f"every class sum = {sums[0]}\n")
+    if edges:
+        count = sum(len(b["edges"]) for b in edges["blocks"])
+        out.write(f"  rigid edges (LE): m* >= {big(edges['bound'])}; {count} tree edge{'s' if count != 1 else ''} with non-constant "
+                  f"face limits, |supp Q'| = {big(edges['support'])} > V = {big(edges['vertices'])}\n")
     minimum = result["minimum"]
     out.write(f"minimum m*: {big(minimum)}\n" if minimum is not None else "minimum m*: undecided by bounds\n")
     atoms = result["fused_head"].get("atoms_preview")

@@ -80,7 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_spec(search_)
     search_.add_argument("--atoms", type=checked(lambda v: options.count(v, "--atoms", from_text=True)), default=None, metavar="M", help="decide whether a head with at most M atoms exists")
     search_.add_argument("--minimize", action="store_true", help="step m up from the lower bound until a head exists")
-    search_.add_argument("--timeout", type=checked(lambda v: options.timeout(v, "--timeout", True)), default=60.0, metavar="S", help="time limit in seconds (total for --minimize)")
+    search_.add_argument("--timeout", type=checked(lambda v: options.timeout(v, "--timeout", True)), default=60.0, metavar="S", help="time limit in seconds (total for --minimize; with --refute the refutation stops there with \"unknown\", and a cluster gets up to 30 s more to start and stop)")
     search_.add_argument("--smt2", default=None, metavar="FILE", help="write the exact SMT-LIB 2 query to FILE")
     search_.add_argument("--cross-check", action="store_true", help="re-solve the query with cvc5 (when installed)")
     search_.add_argument("--encoding", choices=("cofactor", "plain"), default="cofactor", help="query encoding")

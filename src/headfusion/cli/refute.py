@@ -55,12 +55,12 @@ def search_refute(args: argparse.Namespace, spec: Spec, progress: Progress) -> i
                 P, Q, args.atoms,
                 scheduler=args.scheduler, workers=args.jobs if args.jobs > 1 else None,
                 cube_depth=args.cube_depth, cube_timeout=args.cube_timeout,
-                deadline=time.time() + args.timeout,
+                deadline=args.started + args.timeout,  # from the command's start: math and cluster start count
                 checkpoint=args.checkpoint, progress=cubes, vertices=vertices,
             )
     else:  # no Dask: the same exact producer in this process
         progress(f"refuting m = {args.atoms} in this process (no Dask: {_install_hint()})")
-        result = refute(P, Q, args.atoms, deadline=time.time() + args.timeout, vertices=vertices,
+        result = refute(P, Q, args.atoms, deadline=args.started + args.timeout, vertices=vertices,
                         progress=lambda s: progress(f"{s.get('nodes', 0)} nodes, {s.get('vectors', 0)} multiplier vectors"))
     progress.close()
     seconds = time.monotonic() - began

@@ -10,9 +10,20 @@ from headfusion.cli.progress import Progress
 from headfusion.guards import deadline
 
 
+REFUTE_SLACK = 30.0  # seconds after --timeout for a cluster to start and shut down before the guard fires
+
+
 def cmd_search(args: argparse.Namespace) -> int:
-    """The whole search, bounds included, under a wall-clock guard of --timeout plus a little slack."""
-    with deadline(args.timeout + 5, "search", "a larger --timeout"), Progress("search", quiet=args.quiet) as progress:
+    """The whole search, bounds included, under a wall-clock guard of --timeout plus a little slack.
+
+    With --refute the refutation itself stops at --timeout from the start (answering
+    "unknown"); the guard leaves REFUTE_SLACK more for the cluster to start and stop.
+    """
+    import time
+
+    args.started = time.time()
+    slack = REFUTE_SLACK if args.refute else 5.0
+    with deadline(args.timeout + slack, "search", "a larger --timeout"), Progress("search", quiet=args.quiet) as progress:
         return _search(args, progress)
 
 

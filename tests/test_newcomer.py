@@ -265,3 +265,17 @@ def test_progress_bars_on_a_terminal_and_log_lines_otherwise(monkeypatch, capsys
     bar.update(done=3, note="2 running")
     assert bar.bar is not None and bar.bar.n == 3 and bar.bar.total == 8
     bar.close()
+
+
+@pytest.mark.slow
+def test_the_tour_runs_as_written_on_a_fresh_checkout(tmp_path):
+    """Every command of "A short tour", in order, in a folder with no out/ yet (explore excepted: slow)."""
+    tour = _section("## A short tour")
+    lines = [re.sub(r"\s+#.*$", "", line) for line in _blocks(tour)[0]]
+    shutil.copytree(ROOT / "proofs", tmp_path / "proofs")
+    for line in lines:
+        if " explore " in line:
+            continue
+        done = _run(line, tmp_path)
+        assert done.returncode == 0, (line, done.stderr)
+    assert (tmp_path / "out" / "w3m7.smt2").exists() and (tmp_path / "out" / "W_d3.json").exists()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from headfusion.cli.common import EXIT_CHECK_FAILED, EXIT_OK, UsageError, print_json
 from headfusion.cli.progress import Progress
@@ -72,6 +73,7 @@ def _search(args: argparse.Namespace, progress: Progress) -> int:
             sys.stderr.write(f"headfusion: no query written: {result.reason}\n")
         else:
             try:
+                Path(args.smt2).parent.mkdir(parents=True, exist_ok=True)  # `--smt2 out/q.smt2` on a fresh checkout
                 write_query_atomic(args.smt2, result.query_text)
             except OSError as exc:
                 raise UsageError(f"cannot write {args.smt2}: {exc.strerror or exc}") from None

@@ -31,7 +31,7 @@ def main() -> None:
             if argv[0] == "certify":
                 argv += ["--out", out]
             start = time.perf_counter()
-            proc = subprocess.run([sys.executable, "-m", "headfusion.cli", *argv], capture_output=True, text=True, cwd=Path(out))
+            proc = subprocess.run([sys.executable, "-m", "headfusion", *argv], capture_output=True, text=True, cwd=Path(out))
             seconds = time.perf_counter() - start
             print(f"| `{label}` | {seconds:.1f} | {'≤ ' + str(target) + ' s' if target else '-'} | {proc.returncode} |")
 

@@ -195,3 +195,18 @@ def test_a_running_task_sees_the_stop_flag(scheduler) -> None:
         assert res["status"] == "unknown" and res["reason"] == "stopped"
         assert time.time() - started < 10
         stop.clear()
+
+
+@pytest.mark.slow
+def test_progress_is_reported_while_a_cube_runs_and_unknown_says_how_far(scheduler) -> None:
+    """The bar moves while no cube finishes (it sat at 0/8 for a minute), and "unknown" names what was left."""
+    from headfusion.solving.distribute import distributed_refute
+
+    P, Q = polys("W", 4)
+    seen: list = []
+    result = distributed_refute(P, Q, 15, scheduler=scheduler, cube_depth=0, cube_timeout=12,
+                                deadline=time.time() + 12, progress=seen.append)
+    assert result.status == "unknown", result.stats
+    waiting = [s for s in seen if s["in_flight"] and s["done"] == 0]
+    assert len(waiting) >= 2 and max(s["oldest_running"] for s in waiting) >= 4, seen
+    assert "cubes solved" in result.stats["reason"] and "open" in result.stats["reason"], result.stats

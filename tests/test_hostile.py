@@ -28,7 +28,7 @@ def run_cli(capsys, *argv: str) -> tuple[int, str, str]:
 
 
 def run_subprocess(*argv: str, cwd: Path | None = None) -> tuple[int, str, str]:
-    proc = subprocess.run([sys.executable, "-m", "headfusion.cli", *argv], capture_output=True, text=True,
+    proc = subprocess.run([sys.executable, "-m", "headfusion", *argv], capture_output=True, text=True,
                           timeout=HARD_LIMIT, cwd=cwd or ROOT)
     return proc.returncode, proc.stdout, proc.stderr
 

@@ -353,6 +353,7 @@ def test_produced_certificates_verify(spec, d):
     assert report.ok, failed(report)
 
 
+@pytest.mark.slow  # a long property run: skipped by `pytest`, run in full by .ci/run
 @settings(max_examples=15, deadline=None)
 @given(random_heads(max_heads=3, dimension=2))
 def test_random_certificates_verify(text):

@@ -26,7 +26,7 @@ OLD = b"OLD SET\n"
 
 def start(tmp_path: Path) -> subprocess.Popen:
     env = dict(os.environ, TMPDIR=str(tmp_path / "tmp"))
-    return subprocess.Popen([sys.executable, "-m", "headfusion.cli", "certify", "W", "--d", "2", "--no-search",
+    return subprocess.Popen([sys.executable, "-m", "headfusion", "certify", "W", "--d", "2", "--no-search",
                              "--out", str(tmp_path / "out")], cwd=ROOT, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 

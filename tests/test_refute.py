@@ -274,6 +274,7 @@ def _answer(P: dict, Q: dict, m: int, text: str) -> str:
     return result.status
 
 
+@pytest.mark.slow  # a long property run: skipped by `pytest`, run in full by .ci/run
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(heads_1d, min_size=1, max_size=2))
 def test_random_1d_sums(heads: list) -> None:
@@ -313,6 +314,7 @@ def _spec_2d(head: tuple) -> str:
     return f"{kind}({logit})"
 
 
+@pytest.mark.slow  # a long property run: skipped by `pytest`, run in full by .ci/run
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(heads_2d, min_size=1, max_size=2))
 def test_random_2d_sums(heads: list) -> None:
@@ -395,6 +397,7 @@ SWAP_PIECES = ["sigmoid(q1 + q2)", "sigmoid(q1) + sigmoid(q2)", "sigmoid(2*q1) +
                "sigmoid(q1 + q2 + q3)", "tanh(q1) + tanh(q2)", "sigmoid(q1 - q3) + sigmoid(q2 - q3)"]
 
 
+@pytest.mark.slow  # a long property run: skipped by `pytest`, run in full by .ci/run
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.sampled_from(SWAP_PIECES), min_size=2, max_size=3, unique=True))
 def test_random_swap_symmetric_sums(pieces: list) -> None:
@@ -480,6 +483,7 @@ def test_interior_leaves_in_a_certificate_depend_on_the_newton_claim(tmp_path) -
     assert not verify_certificate(bad).ok
 
 
+@pytest.mark.slow  # a long property run: skipped by `pytest`, run in full by .ci/run
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(heads_2d, min_size=1, max_size=3))
 def test_interior_leaves_change_no_answer(heads: list) -> None:

@@ -64,7 +64,7 @@ def test_toml_w_equals_family_w(d):
     assert spec.model == family and spec.model.heads == family.heads
     assert exponential_form(spec.model).upper_bound == exponential_form(family).upper_bound == 2**d
     assert spec.d == d and spec.slug == f"sigmoid_sum_d{d}"
-    assert spec.title == f"W_{d}(q) = sigmoid(q_1) + ... + sigmoid(q_{d})"
+    assert spec.title == f"sum over j = 1..{d} of sigmoid(q_j)"  # no title field: the sum written out
 
 
 def test_toml_w_large_d_equals_family():
@@ -144,7 +144,20 @@ def test_per_term_expressions_in_j():
 
 def test_cli_analyze_toml(capsys):
     data = run_json(capsys, "analyze", str(PROOFS / "sigmoid_sum.toml"), "--d", "4")
-    assert data["upper_bound"] == 16 and data["title"] == "W_4(q) = sigmoid(q_1) + ... + sigmoid(q_4)"
+    assert data["upper_bound"] == 16 and data["title"] == "sum over j = 1..4 of sigmoid(q_j)"
+
+
+def test_a_spec_without_name_is_named_after_its_file(tmp_path):
+    """No `name`: the output files follow the file name; a file name that cannot name files is refused."""
+    text = '[function]\nsum = "j = 1..3"\nterm = "sigmoid(q{j})"\n'
+    (tmp_path / "my_function.toml").write_text(text, encoding="utf-8")
+    spec = load_spec(str(tmp_path / "my_function.toml"))
+    assert (spec.slug, spec.name, spec.title) == ("my_function", "my_function", "sum over j = 1..3 of sigmoid(q_j)")
+    (tmp_path / "two words.toml").write_text(text, encoding="utf-8")
+    with pytest.raises(SpecError, match="the file name"):
+        load_spec(str(tmp_path / "two words.toml"))
+    (tmp_path / "named.toml").write_text('name = "other"\n' + text, encoding="utf-8")
+    assert load_spec(str(tmp_path / "named.toml")).slug == "other"  # an explicit name wins
 
 
 def test_constant_offsets_and_literal_range(tmp_path):
@@ -186,7 +199,6 @@ PARAM = '[parameter]\nname = "d"\nmin = 1\nmax = 1000000\ndefault = 2\n'
 
 BAD_SPECS = {
     "invalid_toml": ('name = "x\n[function', "not valid TOML"),
-    "missing_name": ('[function]\nsum = "j = 1..3"\nterm = "sigmoid(q{j})"\n', "missing string field 'name'"),
     "missing_function": (GOOD_HEAD + PARAM, "missing table [function]"),
     "term_not_string": (GOOD_HEAD + PARAM + '[function]\nsum = "j = 1..d"\nterm = 3\n', "must be a string"),
     "unknown_key": (GOOD_HEAD + PARAM + '[function]\nsum = "j = 1..d"\nterm = "sigmoid(q{j})"\nterms = 1\n',

@@ -19,16 +19,22 @@ from headfusion.spec import options
 from headfusion.spec.errors import CheckFailed, InputError
 
 
-def _tex_int(value: int | None) -> str:
+def _html_table(rows: list[tuple[str, object]], caption: str = "") -> str:
+    cells = "".join(f"<tr><th style=\"text-align:left\">{html.escape(k)}</th><td>{html.escape(str(v))}</td></tr>"
+                    for k, v in rows)
+    return (f"<p>{html.escape(caption)}</p>" if caption else "") + f"<table>{cells}</table>"
+
+
+def _plain_int(value: int | None) -> str:
     if value is None:
         return "?"
     text = str(value)
-    return text if len(text) <= 24 else rf"2^{{{value.bit_length() - 1}}}" if value & (value - 1) == 0 else f"{text[:6]}\\dots"
+    return text if len(text) <= 24 else f"2^{value.bit_length() - 1}" if value & (value - 1) == 0 else f"{text[:6]}... ({len(text)} digits)"
 
 
 @dataclass(frozen=True)
 class Analysis:
-    """`analyze` as an object: bounds, the fused head, and the raw JSON data."""
+    """`analyze` as an object: bounds, the fused head, and the raw JSON data.  Jupyter shows it as a table."""
 
     title: str
     head_atom_terms: int
@@ -57,44 +63,55 @@ class Analysis:
         """Lemma LE's instance (per block: tree edges with witnesses and face limits), when it applies."""
         return self.data.get("rigid_edges")
 
-    def _repr_latex_(self) -> str:
+    @property
+    def statement(self) -> str:
+        """m*(F) = 8, or 2 ≤ m*(F) ≤ 4 when the bounds do not meet (plain text)."""
         if self.minimum is not None:
-            core = rf"m^*(F) = {_tex_int(self.minimum)}"
-        else:
-            core = rf"{_tex_int(self.lower_bound)} \le m^*(F) \le {_tex_int(self.upper_bound)}"
-        return rf"${core}$ (multi-head cost: {self.head_atom_terms} head-atom terms)"
+            return f"m*(F) = {_plain_int(self.minimum)}"
+        return f"{_plain_int(self.lower_bound)} ≤ m*(F) ≤ {_plain_int(self.upper_bound)}"
 
     def _repr_html_(self) -> str:
-        rows = "".join(
-            f"<tr><th>{html.escape(k)}</th><td>{html.escape(str(v))}</td></tr>"
-            for k, v in (("function", self.title), ("head-atom terms", self.head_atom_terms),
-                         ("lower bound", self.lower_bound), ("upper bound", self.upper_bound), ("minimum m*", self.minimum))
-        )
-        return f"<table>{rows}</table>"
+        return _html_table([("function (the spec's title)", self.title), ("head-atom terms", self.head_atom_terms),
+                            ("lower bound", f"{_plain_int(self.lower_bound)} ({self.data.get('lower_bound_method')})"),
+                            ("upper bound", f"{_plain_int(self.upper_bound)} ({self.data.get('upper_bound_method')})"),
+                            ("minimum m*", "undecided by bounds" if self.minimum is None else _plain_int(self.minimum))],
+                           self.statement)
 
 
 @dataclass(frozen=True)
 class Search:
-    """A solver search (one m, or --minimize): status and the raw JSON data."""
+    """A solver search (one m, or minimize): status and the raw JSON data.  An unsat is solver testimony."""
 
     status: str
     minimum: int | None
     data: dict = field(repr=False)
 
-    def _repr_latex_(self) -> str:
+    @property
+    def statement(self) -> str:
+        """What the search says, in plain text, testimony marked as such."""
         if "atoms" in self.data and "steps" not in self.data:
             m = self.data["atoms"]
-            return {"sat": rf"a head with $\le {m}$ atoms exists (checked exactly)",
-                    "unsat": rf"z3 reports no head with $\le {m}$ atoms (solver evidence)"}.get(self.status, "unknown")
-        return rf"$m^*(F) = {self.minimum}$" if self.minimum is not None else "undecided"
+            return {"sat": f"a head with at most {m} atoms exists (checked exactly)",
+                    "unsat": f"z3 reports no head with at most {m} atoms (solver testimony, not checked)"}.get(
+                        self.status, f"undecided ({self.data.get('reason') or 'unknown'})")
+        if self.minimum is None:
+            return f"undecided ({self.data.get('reason') or 'unknown'})"
+        return f"m*(F) = {self.minimum} (z3 refuted every smaller m: solver testimony, not checked)"
+
+    def _repr_html_(self) -> str:
+        return _html_table([("status", self.status), ("answer", self.statement)])
 
 
 @dataclass(frozen=True)
 class Certificate:
-    """A written certificate: its files and its data."""
+    """A written certificate: its files (json, tex, and pdf when built), its SMT-LIB queries, its data.
+
+    Jupyter shows its theorem (LaTeX).
+    """
 
     files: dict[str, Path]
     data: dict = field(repr=False)
+    queries: dict[str, Path] = field(default_factory=dict)  # file name -> path of each m's SMT-LIB 2 query
 
     @property
     def summary(self) -> dict:
@@ -107,21 +124,46 @@ class Certificate:
 
 @dataclass(frozen=True)
 class Verification:
-    """Outcome of re-checking a certificate: one entry per claim."""
+    """Outcome of re-checking a certificate: one entry per claim.  Jupyter shows it as a table.
+
+    Each claim's `outcome` is "checked" (replayed exactly), "testimony" (a solver's word, NOT
+    checked), "undecided" or "failed"; `ok` is False only for "failed".
+    """
 
     ok: bool
     claims: list[dict]
 
     def _repr_html_(self) -> str:
+        shown = {"checked": "checked", "testimony": "solver testimony, NOT checked", "undecided": "undecided",
+                 "failed": "FAILED"}
         rows = "".join(
-            f"<tr><td>{html.escape(c['id'])}</td><td>{'ok' if c['ok'] else 'FAILED'}</td><td>{html.escape(c['message'])}</td></tr>"
+            f"<tr><td>{html.escape(c['id'])}</td><td>{html.escape(shown.get(c['outcome'], c['outcome']))}</td>"
+            f"<td>{html.escape(c['message'])}</td></tr>"
             for c in self.claims
         )
-        return f"<p>{'all claims re-check' if self.ok else 'REJECTED'}</p><table>{rows}</table>"
+        counts = {k: sum(c["outcome"] == k for c in self.claims) for k in shown}
+        head = ("REJECTED" if not self.ok else
+                f"{counts['checked']} claims checked" + (f", {counts['testimony']} solver testimony (not checked)"
+                                                        if counts["testimony"] else ""))
+        return f"<p>{html.escape(head)}</p><table>{rows}</table>"
 
 
-def analyze(spec: str, d: int | None = None, atoms_list: bool = True, timeout: float = 60.0) -> Analysis:
-    """Exponential-family form, fused head and bounds of a spec (family name, expression or TOML path).
+def spec_text(spec: object) -> str:
+    """A spec argument as text: a string as it is, a SymPy expression walked node by node (never sympify)."""
+    from headfusion.spec.sympy_input import is_sympy, sympy_to_text
+
+    if isinstance(spec, str):
+        return spec
+    if isinstance(spec, Path):
+        return str(spec)
+    if is_sympy(spec):
+        return sympy_to_text(spec)
+    raise InputError(f"spec must be a string (family name, expression, .toml path), a Path or a SymPy expression, "
+                     f"got {type(spec).__name__}")
+
+
+def analyze(spec: Any, d: int | None = None, atoms_list: bool = True, timeout: float = 60.0) -> Analysis:
+    """Exponential-family form, fused head and bounds of a spec (family name, expression, TOML path or SymPy).
 
     `timeout`: seconds of wall clock, as the CLI's (InputError past it; enforced in the main thread).
     """
@@ -133,12 +175,12 @@ def analyze(spec: str, d: int | None = None, atoms_list: bool = True, timeout: f
     atoms_list = options.flag(atoms_list, "atoms_list")
     timeout = options.timeout(timeout, "timeout")
     with _one_language(), deadline(timeout, "analyze"):
-        loaded = load_spec(spec, d)
+        loaded = load_spec(spec_text(spec), d)
         data = run(loaded, list_atoms=atoms_list)
     return Analysis(loaded.title, data["head_atom_terms"], data["lower_bound"], data["upper_bound"], data["minimum"], data)
 
 
-def search(spec: str, atoms: int | None = None, d: int | None = None, timeout: float = 60.0, minimize: bool = False) -> Search:
+def search(spec: Any, atoms: int | None = None, d: int | None = None, timeout: float = 60.0, minimize: bool = False) -> Search:
     """Ask the solver for a head with at most `atoms` atoms, or (minimize=True) for the least one."""
     from headfusion.solving import solver as engine
     from headfusion.spec.load import load_spec
@@ -151,7 +193,7 @@ def search(spec: str, atoms: int | None = None, d: int | None = None, timeout: f
     if atoms is not None:
         atoms = options.count(atoms, "atoms")
     with _one_language():
-        model = load_spec(spec, d).model
+        model = load_spec(spec_text(spec), d).model
         if minimize:
             data = engine.minimize(model, timeout=timeout).to_json()
             return Search(data["status"], data["minimum"], data)
@@ -159,7 +201,7 @@ def search(spec: str, atoms: int | None = None, d: int | None = None, timeout: f
     return Search(data["status"], None, data)
 
 
-def certify(spec: str, d: int | None = None, out: str | Path = "out", pdf: bool | None = False,
+def certify(spec: Any, d: int | None = None, out: str | Path = "out", pdf: bool | None = False,
             search: bool = True, search_timeout: float = 60.0, timeout: float = 3600.0) -> Certificate:
     """Write <slug>.json and <slug>.tex (and the PDF when pdf is True, or None with an engine present).
 
@@ -180,11 +222,13 @@ def certify(spec: str, d: int | None = None, out: str | Path = "out", pdf: bool 
     timeout = options.timeout(timeout, "timeout")
     with _one_language():
         with deadline(timeout, "certify"):  # the computation only: the writes below are atomic
-            loaded = load_spec(spec, d)
-            command = ["headfusion", "certify", spec] + (["--d", str(d)] if d is not None else [])
+            text = spec_text(spec)
+            loaded = load_spec(text, d)
+            command = ["headfusion", "certify", text] + (["--d", str(d)] if d is not None else [])
             result = run(loaded, command, search=search, search_timeout=search_timeout)
-        files = write_certificate(result.certificate, out_dir, result.queries, pdf=pdf)
-    return Certificate(files, result.certificate)
+        written = write_certificate(result.certificate, out_dir, result.queries, pdf=pdf)
+    files = {k: v for k, v in written.items() if k in ("json", "tex", "pdf")}
+    return Certificate(files, result.certificate, {k: v for k, v in written.items() if k not in files})
 
 
 def verify(certificate: str | Path | dict[str, Any], strict: bool = False, timeout: float | None = None) -> Verification:

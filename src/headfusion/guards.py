@@ -1,6 +1,6 @@
 """Guards of the command line: SIGTERM as an orderly exit, a wall-clock deadline, option types.
 
-Top layer (with cli.py and api.py): it may import every package.
+Top layer (with cli/ and api.py): it may import every package.
 """
 
 from __future__ import annotations
@@ -31,8 +31,10 @@ def checked(check: Callable[[str], Any]) -> Callable[[str], Any]:
     return convert
 
 
-def deadline(seconds: float, what: str):
+def deadline(seconds: float, what: str, hint: str = "a smaller input or d, --no-atoms-list, or a larger --timeout"):
     """Wall-clock guard: ResourceLimit when `what` runs longer than `seconds` (main thread only).
+
+    `hint`: what the message suggests (only options the command has).
 
     The SIGALRM handler raises; when the raise is swallowed (inside a `__del__` or a ctypes
     callback of z3) the timer re-arms every 0.1 s, and any exception that escapes after the
@@ -43,8 +45,7 @@ def deadline(seconds: float, what: str):
     import sys
     import threading
 
-    message = (f"{what} did not finish within {seconds:g} s: use a smaller input or d, "
-               "--no-atoms-list, or a larger --timeout")
+    message = f"{what} did not finish within {seconds:g} s: use {hint}"
 
     @contextlib.contextmanager
     def guard():

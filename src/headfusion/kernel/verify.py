@@ -97,16 +97,16 @@ def rebuild(spec: dict) -> tuple[dict, dict, str]:
     try:
         if spec["every_d"] is True:
             built, title, slug = every_d_block(spec["kind"], spec["text"], spec["source"])
-            fields = {"kind": spec["kind"], "text": spec["text"] if spec["kind"] == "family" else None,
+            fields = {"kind": spec["kind"], "text": spec["text"],
                       "source": spec["source"], "d": None, "title": title, "slug": slug, "every_d": True}
             return built.model.to_json(), fields, f"c_d + sum over j = 1..d of f(q_j), f(q1) = {function_text(built.model)}"
         if spec["kind"] == "toml":
-            built = load_toml_text(spec["source"], "the embedded TOML spec", spec["d"])
+            built = load_toml_text(spec["source"], "the embedded TOML spec", spec["d"], spec["text"])
         else:
             built = load_spec(spec["text"], spec["d"])
     except Exception as exc:  # the statement layer refuses: the definition fails, with its reason
         raise CheckFailed(f"the spec does not rebuild: {exc}") from None
-    fields = {"kind": built.kind, "text": None if built.kind == "toml" else built.text, "source": built.source,
+    fields = {"kind": built.kind, "text": built.name if built.kind == "toml" else built.text, "source": built.source,
               "d": built.d, "title": built.title, "slug": built.slug, "every_d": False}
     return built.model.to_json(), fields, function_text(built.model)
 

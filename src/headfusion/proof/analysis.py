@@ -1,13 +1,14 @@
 """`analyze`: the function, its heads, the exponential-family form and the fused head.
 
-Pure: takes a Spec, returns JSON-ready data.  Printing happens in cli.py.
+Pure: takes a Spec, returns JSON-ready data.  Printing happens in cli/analyze.py.
 """
 
 from __future__ import annotations
 
 import json
 from fractions import Fraction
-from typing import IO, Iterator
+from itertools import islice
+from typing import IO, Callable, Iterator
 
 from headfusion.algebra.expform import ExpForm, exponential_form, x_support
 from headfusion.algebra.fused import atom_dicts, atom_texts, check_list_size
@@ -107,13 +108,18 @@ class AtomStream:
         return atom_texts(self.form, indent)
 
 
-def analyze(spec: Spec, list_atoms: bool = True, with_bounds: bool = True, stream: bool = False) -> dict:
+def analyze(spec: Spec, list_atoms: bool = True, with_bounds: bool = True, stream: bool = False, preview: int = 0,
+            progress: Callable[[str], None] | None = None) -> dict:
     """Everything `headfusion analyze` reports, as JSON-ready data.
 
     With stream=True the atom list is an `AtomStream` (larger lists allowed), to be
-    written by `write_json`; otherwise a list of dicts.
+    written by `write_json`; otherwise a list of dicts.  With preview=k > 0 (the text
+    output) only the first k atoms are generated, as `atoms_preview`, and no list size
+    limit applies.  `progress(text)` is told each stage.
     """
+    step = progress or (lambda text: None)
     model = spec.model
+    step("exponential-family form")
     form = exponential_form(model)
     upper = form.upper_bound
     result: dict = {
@@ -131,11 +137,15 @@ def analyze(spec: Spec, list_atoms: bool = True, with_bounds: bool = True, strea
         "exponential_form": exp_form_json(form),
         "fused_head": {"atoms": upper},
     }
-    if list_atoms:
+    if list_atoms and not preview:
         check_list_size(form, stream)  # before the bounds: refuse early
     if with_bounds:
+        step(f"lower bounds ({len(form.blocks)} block(s))")
         result.update(lower_bounds_report(form))
-    if list_atoms:
+    if list_atoms and preview:
+        result["fused_head"]["atoms_preview"] = list(islice(atom_dicts(form), preview))
+    elif list_atoms:
+        step(f"fused head: {upper} atoms")
         result["fused_head"]["atoms_list"] = AtomStream(form) if stream else list(atom_dicts(form))
     return result
 

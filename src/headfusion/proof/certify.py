@@ -60,10 +60,11 @@ def run_searches(
         asked = ", ".join(map(str, steps)) or "none"
         raise InputError(f"a refutation was supplied for m = {min(set(supplied) - set(steps))}; "
                          f"this certificate asks m in {{{asked}}} (lower bound {lower}, upper bound {upper})")
-    for m in steps:
+    for i, m in enumerate(steps, 1):
+        where = f"search m = {m} ({i} of at most {len(steps)})"
         if m in supplied:
             if progress:
-                progress(f"search m = {m}: replaying the supplied refutation")
+                progress(f"{where}: replaying the supplied refutation")
             question = question or kernel_question(form)
             results.append({"status": "unsat", "atoms": m, "refutation": replayed_refutation(question, m, supplied[m])})
             continue
@@ -73,7 +74,7 @@ def run_searches(
             note = f"search for m = {m if m < 10**6 else 'lower bound - 1'} skipped: its box has {size} points (limit {CERT_MAX_BOX_POINTS} in certify)"
             break
         if progress:
-            progress(f"search m = {m}: box {points} points")
+            progress(f"{where}: box {points} points, at most {timeout:g} s")
         result = search(form, m, timeout=timeout, options=options)
         data = result.to_json()
         if not timings:
@@ -83,6 +84,8 @@ def run_searches(
             queries[name] = result.query_text
             data["smt2_file"] = name
         if result.status == "unsat":
+            if progress:
+                progress(f"{where}: unsat; finding the refutation the kernel replays")
             question = question or kernel_question(form)
             data["refutation"], why = find_refutation(question, m, timeout)
             if data["refutation"] is None:
@@ -233,7 +236,8 @@ def certify_every_d(text: str, command: list[str]) -> Certified:
 
     family = load_spec(text, 1 if text.strip() in FAMILY_BLOCKS else None)
     source = family.source if family.kind == "toml" else None
-    block, title, slug = every_d_block(family.kind, family.text if family.kind == "family" else None, source)
-    fields = {"kind": family.kind, "text": family.text if family.kind == "family" else None, "source": source,
+    name = family.text if family.kind == "family" else family.name  # a TOML spec: the name from its file, if any
+    block, title, slug = every_d_block(family.kind, name, source)
+    fields = {"kind": family.kind, "text": name, "source": source,
               "d": None, "title": title, "slug": slug, "every_d": True}
     return Certified(build_certificate(block, command, [], [], every_d=fields), {})

@@ -41,7 +41,8 @@ def spec_json(spec: Spec, every_d: dict | None = None) -> dict:
     """The spec as a certificate embeds it: the full TOML text, never a path to it."""
     if every_d is not None:
         return every_d
-    text = None if spec.kind == "toml" else spec.text  # a TOML spec is its embedded text, never a path
+    # a TOML spec is its embedded text, never a path; `text` is the name it took from its file, if any
+    text = spec.name if spec.kind == "toml" else spec.text
     return {"kind": spec.kind, "text": text, "source": spec.source, "d": spec.d, "title": spec.title, "slug": spec.slug,
             "every_d": False}
 

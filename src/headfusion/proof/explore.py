@@ -27,7 +27,7 @@ class ExploreRow:
     lower_bound_method: str
     upper_bound: int
     minimum: int | None
-    decided_by: str  # "bounds" | "search (solver evidence)" | "unknown"
+    decided_by: str  # "bounds" | "bounds + exact head from search" | "search (solver evidence)" | "undecided"
     search_note: str | None
     newton_vertices: int | None = None
     residue_class_bound: int | None = None  # Lemma LK (mixed with L5 over blocks), when above Newton
@@ -50,25 +50,46 @@ def parse_range(text: str) -> range:
     return range(low, high + 1)
 
 
+def check_parameterised(spec_text: str) -> None:
+    """SpecError unless the spec has a parameter to step: a family name or a TOML spec with [parameter]."""
+    from headfusion.spec.families import FAMILIES
+
+    text = spec_text.strip() if isinstance(spec_text, str) else ""
+    if text in FAMILIES:
+        return
+    if not text.endswith(".toml"):
+        raise SpecError("explore steps a parameter over --range: give a family name (W, tanh-sum) or a TOML spec "
+                        "with a [parameter]; an expression has none (use analyze or search)")
+    from headfusion.spec.toml import read_toml_spec
+
+    if read_toml_spec(text).parameter is None:
+        raise SpecError(f"explore steps a parameter over --range, and {text} has no [parameter]: "
+                        "analyze or certify it as it is, or add a [parameter] table (docs/spec-format.md)")
+
+
 def explore(
     spec_text: str,
     values: range,
     timeout: float,
-    progress: Callable[[str], None] | None = None,
+    progress: Callable[[int, str], None] | None = None,
 ) -> list[ExploreRow]:
-    """Rows for each parameter value; the search gets `timeout` seconds per value where bounds differ."""
+    """Rows for each parameter value; the search gets `timeout` seconds per value where bounds differ.
+
+    `progress(values done, status text)` is called as each value starts and is searched.
+    """
+    check_parameterised(spec_text)
     rows = []
     for d in values:
+        if progress:
+            progress(len(rows), f"d = {d}: bounds")
         spec = load_spec(spec_text, d)
-        if spec.kind == "expression":
-            raise SpecError("explore needs a parameterised spec (a family name or a proofs/*.toml file)")
         form = exponential_form(spec.model)
         summary = lower_bounds_report(form, witness_cap=0)
         lower, upper = summary["lower_bound"], form.upper_bound
-        minimum, decided, note = (lower, "bounds", None) if lower == upper else (None, "unknown", None)
+        minimum, decided, note = (lower, "bounds", None) if lower == upper else (None, "undecided", None)
         if minimum is None:
             if progress:
-                progress(f"d = {d}: searching between {lower} and {upper}")
+                progress(len(rows), f"d = {d}: searching between {lower} and {upper} (at most {timeout:g} s)")
             minimum, decided, note = _search_minimum(form, timeout)
         rows.append(
             ExploreRow(d, len(spec.model.heads), spec.model.head_atom_terms, lower, summary["lower_bound_method"],
@@ -88,4 +109,4 @@ def _search_minimum(form, timeout: float) -> tuple[int | None, str, str | None]:
         if data["minimum"] == result.lower_bound:  # a checked head meets the proved lower bound
             return data["minimum"], "bounds + exact head from search", None
         return data["minimum"], "search (solver evidence)", None
-    return None, "unknown", data.get("reason") or f"undecided within {timeout:g} s ({time.monotonic() - start:.1f} s used)"
+    return None, "undecided", data.get("reason") or f"undecided within {timeout:g} s ({time.monotonic() - start:.1f} s used)"

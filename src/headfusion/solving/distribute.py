@@ -21,14 +21,22 @@ per core; `scheduler="tcp://HOST:PORT"` uses an existing cluster, started e.g. w
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
-import sys
+import re
+import socket
 import time
 import uuid
 
 from headfusion.kernel.refutation import search_box
 from headfusion.solving.cubes import Checkpoint, Cube, CubeSpace, glue
 from headfusion.solving.refute import RefuteResult, make_producer, refute, symmetries_of
+from headfusion.spec.errors import InputError
+
+CONNECT_TIMEOUT = 5.0  # seconds to reach a --scheduler and finish Dask's handshake
+INSTALL_HINT = "pip install 'headfusion[cluster]' (dask[distributed])"
+_ADDRESS = re.compile(r"(?:tcp://)?(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252}))(?::(?P<port>[0-9]{1,5}))?\Z")
+_DASK_LOGGERS = ("distributed", "dask", "tornado", "asyncio", "bokeh")
 
 _POOL_LIMIT = 4000  # vectors passed to a task (the most recent ones)
 _PRODUCERS: dict = {}  # per worker process: question hash -> producer
@@ -85,43 +93,142 @@ def solve_cube(P: dict, Q: dict, m: int, key: str, path: list, cube_timeout: flo
     }
 
 
+def have_dask() -> bool:
+    """Is dask[distributed] installed (the extra `headfusion[cluster]`)?"""
+    import importlib.util
+
+    return importlib.util.find_spec("distributed") is not None
+
+
+def require_dask(what: str) -> None:
+    """InputError naming the extra to install when dask[distributed] is missing."""
+    if not have_dask():
+        raise InputError(f"{what} runs on Dask, which is not installed: {INSTALL_HINT}")
+
+
+def scheduler_address(text: str) -> tuple[str, str, int]:
+    """(tcp://HOST:PORT, host, port) of a --scheduler, or InputError: tcp only, port given or 8786."""
+    if not isinstance(text, str) or not text.isprintable() or len(text) > 300:
+        raise InputError("--scheduler must be an address such as tcp://HOST:8786")
+    if "://" not in text and ":" not in text:
+        raise InputError(f"--scheduler {text!r} is not an address: expected tcp://HOST:PORT, e.g. tcp://10.0.0.5:8786")
+    scheme = text.split("://", 1)[0] if "://" in text else "tcp"
+    if scheme != "tcp":
+        raise InputError(f"--scheduler {text!r}: only tcp:// schedulers are supported (got {scheme}://); "
+                         "start one with `dask scheduler`, which prints tcp://HOST:8786")
+    match = _ADDRESS.match(text)
+    port = int(match.group("port") or 8786) if match else 0
+    if not match or not 1 <= port <= 65535:
+        raise InputError(f"--scheduler {text!r} is not an address: expected tcp://HOST:PORT, e.g. tcp://10.0.0.5:8786")
+    host = match.group("host").strip("[]")
+    return f"tcp://{match.group('host')}:{port}", host, port
+
+
+def quiet_dask(verbose: bool = False) -> None:
+    """Dask's own log lines (warnings on a normal end, CRITICAL tracebacks on Ctrl-C) only when verbose.
+
+    headfusion reports what matters in its own one line.  Set through the environment too, so
+    that worker processes started later read it when they import Dask.
+    """
+    level = logging.INFO if verbose else logging.CRITICAL + 10  # above CRITICAL: silent
+    os.environ["DASK_LOGGING__DISTRIBUTED"] = "info" if verbose else str(level)
+    if have_dask():
+        import distributed  # noqa: F401 - its import sets its loggers' levels: override them after it
+
+    for name in list(logging.root.manager.loggerDict):
+        if name.split(".")[0] in _DASK_LOGGERS:
+            logging.getLogger(name).setLevel(level)
+    for name in _DASK_LOGGERS:
+        logging.getLogger(name).setLevel(level)
+
+
+def _probe(host: str, port: int, address: str) -> None:
+    """A Dask scheduler answers at host:port within CONNECT_TIMEOUT, or InputError (in seconds, not at the deadline).
+
+    A scheduler sends its handshake (msgpack naming "compression", "python", ...) as soon as a
+    connection opens; anything else that listens there (a web server, a bare socket) is refused
+    here, before Dask's own connect, which would wait for it until the deadline.
+    """
+    began = time.monotonic()
+    try:
+        with socket.create_connection((host, port), timeout=CONNECT_TIMEOUT) as sock:
+            sock.settimeout(max(CONNECT_TIMEOUT - (time.monotonic() - began), 0.5))
+            greeting = sock.recv(512)
+    except socket.gaierror:
+        raise InputError(f"--scheduler {address}: unknown host {host!r}") from None
+    except TimeoutError:
+        raise InputError(f"--scheduler {address}: no Dask scheduler answered within {CONNECT_TIMEOUT:g} s "
+                         "(nothing listens there, or something that is not `dask scheduler`)") from None
+    except OSError as exc:
+        raise InputError(f"--scheduler {address}: cannot connect ({(exc.strerror or str(exc)).lower()}); "
+                         "is `dask scheduler` running there?") from None
+    if b"compression" not in greeting and b"pickle-protocol" not in greeting:
+        raise InputError(f"--scheduler {address}: what listens there is not a Dask scheduler (its first bytes "
+                         "are not Dask's handshake)")
+
+
 @contextlib.contextmanager
 def _client(scheduler: str | None, workers: int | None):
+    require_dask("a distributed refutation")
     from distributed import Client, LocalCluster
 
     if scheduler:
-        with Client(scheduler, timeout=30) as client:
+        address, host, port = scheduler_address(scheduler)
+        _probe(host, port, address)
+        try:
+            client = Client(address, timeout=CONNECT_TIMEOUT)
+        except (OSError, TimeoutError, ValueError) as exc:  # a listener that does not speak Dask's protocol
+            raise InputError(f"--scheduler {address}: no Dask scheduler answered within {CONNECT_TIMEOUT:g} s "
+                             f"({type(exc).__name__}); is it `dask scheduler` of a compatible version?") from None
+        with client:
+            try:
+                client.wait_for_workers(1, timeout=CONNECT_TIMEOUT)
+            except (TimeoutError, OSError):
+                raise InputError(f"--scheduler {address}: the scheduler has no workers; start `dask worker {address}` "
+                                 "on each machine (one per core: --nthreads 1)") from None
             yield client
         return
     n = workers or os.cpu_count() or 1
-    with LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster:
-        with Client(cluster) as client:
-            yield client
+    with _workers_ignore_sigint():
+        cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=":0")
+    with cluster, Client(cluster) as client:
+        yield client
+
+
+@contextlib.contextmanager
+def _workers_ignore_sigint():
+    """Worker processes started inside ignore SIGINT: Ctrl-C reaches every process of the terminal's group,
+    and only this one should answer it (closing the cluster), not each worker with its own traceback.
+
+    An ignored disposition is what survives the workers' exec (a blocked mask does not: they are
+    spawned from Dask's threads); a Ctrl-C during the second or two the cluster starts is lost.
+    """
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 class _Progress:
-    """cubes done/total, re-splits, elapsed and remaining on stderr (tqdm); silent for None."""
+    """Reports cubes done/total, re-splits and running cubes to a callable taking a dict (or to nobody)."""
 
     def __init__(self, progress):
         self.callback = progress if callable(progress) else None
-        self.bar = None
-        if progress is not None and not callable(progress):
-            from tqdm import tqdm
 
-            self.bar = tqdm(total=0, unit="cube", file=sys.stderr, dynamic_ncols=True, desc="cubes")
-
-    def update(self, done: int, total: int, resplits: int, running: int) -> None:
+    def update(self, done: int, total: int, resplits: int, running: int, oldest: float = 0.0) -> None:
         if self.callback is not None:
-            self.callback({"done": done, "total": total, "resplits": resplits, "in_flight": running})
-        if self.bar is not None:
-            self.bar.total = total
-            self.bar.n = done
-            self.bar.set_postfix(resplits=resplits, in_flight=running, refresh=False)
-            self.bar.refresh()
+            self.callback({"done": done, "total": total, "resplits": resplits, "in_flight": running,
+                           "oldest_running": round(oldest, 1)})
 
     def close(self) -> None:
-        if self.bar is not None:
-            self.bar.close()
+        pass
 
 
 def distributed_refute(
@@ -145,8 +252,9 @@ def distributed_refute(
     `cube_depth`: at most 2^cube_depth cubes at the start; `cube_timeout`: seconds per
     task, after which the cube is re-split into at most 2^resplit_depth cubes; `deadline`:
     absolute `time.time()` for the whole search ("unknown" after it).  `checkpoint`: a
-    folder where solved cubes are kept (a rerun re-uses them).  `progress`: None (silent),
-    True (a tqdm bar on stderr) or a callable taking a dict.  stats: cubes solved/total,
+    folder where solved cubes are kept (a rerun re-uses them).  `progress`: None (silent)
+    or a callable taking a dict (done, total, resplits, in_flight, oldest_running seconds),
+    called at least every 5 s.  stats: cubes solved/total,
     re-splits, cubes from the checkpoint, cubes closed with no solve, seconds.  `vertices`:
     the checked vertex count of Newt(Q′), for interior leaves when m ≤ V (0: none).
     """
@@ -171,6 +279,9 @@ def distributed_refute(
     def finish(status: str, reason: str = "", evidence=None, head=None) -> RefuteResult:
         bar.close()
         out = dict(stats, seconds=time.monotonic() - t0)
+        if reason == "deadline":  # say how far it got, not just that time ran out
+            reason = (f"deadline after {out['seconds']:.0f} s: {stats['solved']}/{stats['cubes']} cubes solved, "
+                      f"{stats['cubes'] - stats['solved']} open, {stats['resplits']} re-splits")
         if reason:
             out["reason"] = reason
         return RefuteResult(status, evidence, head, out)
@@ -190,6 +301,7 @@ def distributed_refute(
         stats["workers"] = len(client.scheduler_info().get("workers", {}))
         stop = Event(f"headfusion-stop-{uuid.uuid4().hex}", client=client)
         pending: dict = {}
+        started: dict = {}  # future -> when it was submitted (progress: how long the oldest cube runs)
         waiting: list = []
         in_flight = 2 * max(stats["workers"], 1)
 
@@ -219,6 +331,11 @@ def distributed_refute(
                 future = client.submit(solve_cube, P, Q, m, key, cube.to_json(), cube_timeout, deadline, stop.name,
                                        pool[-_POOL_LIMIT:], vertices, pure=False, key=f"cube-{uuid.uuid4().hex}")
                 pending[future] = cube
+                started[future] = time.monotonic()
+
+        def report() -> None:
+            oldest = max((time.monotonic() - started[f] for f in pending), default=0.0)
+            bar.update(stats["solved"], stats["cubes"], stats["resplits"], len(pending), oldest)
 
         def expand(cube: Cube, depth: int) -> None:
             stats["cubes"] -= 1  # the cube is replaced by its pieces
@@ -234,7 +351,7 @@ def distributed_refute(
             for c in cubes:
                 schedule(c)
             submit()
-            bar.update(stats["solved"], stats["cubes"], stats["resplits"], len(pending))
+            report()
             while pending:
                 remaining = None if deadline is None else deadline - time.time()
                 if remaining is not None and remaining <= 0:
@@ -242,9 +359,13 @@ def distributed_refute(
                 try:
                     done, _ = wait(list(pending), timeout=min(remaining or 5.0, 5.0), return_when="FIRST_COMPLETED")
                 except TimeoutError:
+                    report()  # the clock moves even when no cube finishes
                     continue
+                except Exception as exc:  # the scheduler went away: futures cancelled, comm closed
+                    return finish("unknown", f"the connection to the scheduler was lost ({type(exc).__name__})")
                 for future in done:
                     cube = pending.pop(future)
+                    started.pop(future, None)
                     if future.status != "finished":
                         try:
                             why = repr(future.exception(timeout=1))
@@ -271,7 +392,7 @@ def distributed_refute(
                     stats["resplits"] += 1
                     expand(cube, resplit_depth)
                 submit()
-                bar.update(stats["solved"], stats["cubes"], stats["resplits"], len(pending))
+                report()
         finally:
             with contextlib.suppress(Exception):
                 stop.set()

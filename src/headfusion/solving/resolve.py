@@ -17,7 +17,7 @@ from headfusion.spec.toml import load_toml_text
 def resolve_testimony(cert: dict, timeout: float = 120.0) -> list[tuple[str, str, str]]:
     """(claim, solver, verdict) for every testimony claim of a (kernel-checked) certificate."""
     spec = cert["spec"]
-    built = load_toml_text(spec["source"], spec["text"], spec["d"]) if spec["kind"] == "toml" else load_spec(spec["text"], spec["d"])
+    built = load_toml_text(spec["source"], "the embedded TOML spec", spec["d"], spec["text"]) if spec["kind"] == "toml" else load_spec(spec["text"], spec["d"])
     form = exponential_form(built.model)
     out = []
     for claim in cert["claims"]:

@@ -88,6 +88,15 @@ def _bounded(value: "Value", text: str) -> "Value":
     return value
 
 
+def did_you_mean(name: str, known) -> str:
+    """ "; did you mean 'sigmoid'?" for a near miss (difflib), else ""."""
+    import difflib
+
+    close = difflib.get_close_matches(name.lower(), [k.lower() for k in known], n=1, cutoff=0.6)
+    match = next((k for k in known if close and k.lower() == close[0]), None)
+    return f"; did you mean '{match}'?" if match else ""
+
+
 def _short_text(text: str) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
@@ -250,7 +259,7 @@ class _Evaluator:
             raise SpecError(f"unsupported call: {self._text(node.func)}")
         name = node.func.id
         if name not in FUNCTIONS:
-            raise SpecError(f"unknown function '{name}' (allowed: {', '.join(sorted(FUNCTIONS))})")
+            raise SpecError(f"unknown function '{name}'{did_you_mean(name, FUNCTIONS)} (allowed: {', '.join(sorted(FUNCTIONS))})")
         if node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
             raise SpecError(f"{name}() takes plain positional arguments")
         expected = 2 if name == "attn" else 1

@@ -18,7 +18,10 @@ CROSS_CHECKED_MEMBERS = (1, 2, 3)
 
 
 def every_d_block(kind: str, text: str | None, source: str | None) -> tuple[Spec, str, str]:
-    """(the block f as a spec, the family's title with d, a slug) — SpecError unless F_d = c_d + Σ_j f(q_j)."""
+    """(the block f as a spec, the family's title with d, a slug) — SpecError unless F_d = c_d + Σ_j f(q_j).
+
+    `text`: the family's name, or for a TOML spec without `name` the name it took from its file.
+    """
     if kind == "family" and source is not None:  # a family is its name: no pasted text may ride along
         raise SpecError("the theorem for every d of a built-in family embeds no spec source")
     if kind == "family" and text in FAMILY_BLOCKS:
@@ -34,8 +37,8 @@ def every_d_block(kind: str, text: str | None, source: str | None) -> tuple[Spec
         if "{" in doc.term.replace("q{j}", "") or "q{j}" not in doc.term:
             raise SpecError("the theorem for every d needs a term that uses j only in the variable q{j}")
         block_text = doc.term.replace("q{j}", "q1")
-        title, name = doc.title, doc.name
-        member = lambda d: toml_spec_at(doc, "the embedded TOML spec", d).model  # noqa: E731
+        title, name = doc.title, doc.name or text
+        member = lambda d: toml_spec_at(doc, "the embedded TOML spec", d, text).model  # noqa: E731
     else:
         raise SpecError("the theorem for every d applies to a family name or a TOML spec with a sum over j = 1..d")
     block = parse_expression(block_text, None)

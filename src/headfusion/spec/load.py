@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 from headfusion.spec.cost import check_cost, check_dimension
 from headfusion.spec.display import printable
 from headfusion.spec.families import FAMILIES, build_family
 from headfusion.spec.model import Spec
-from headfusion.spec.expressions import SpecError, parse_expression
+from headfusion.spec.expressions import FUNCTIONS, VARIABLE, SpecError, did_you_mean, parse_expression
+
+BARE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*\Z")  # a word that is no expression: meant as a family name
 
 
 def load_spec(text: str, d: int | None = None) -> Spec:
@@ -33,12 +38,24 @@ def load_spec(text: str, d: int | None = None) -> Spec:
 
         spec = load_toml_spec(stripped, d)
     else:
+        if BARE_NAME.match(stripped) and not VARIABLE.match(stripped) and stripped not in FUNCTIONS | {"exp", "sin", "cos"}:
+            raise SpecError(unknown_name(stripped))
         if d is not None:
             check_dimension(d)
         model = parse_expression(stripped, d)
         spec = Spec(stripped, d, "expression", printable(stripped), slug_of(stripped), model)
     check_cost(spec.model)
     return spec
+
+
+def unknown_name(name: str) -> str:
+    """The message for a bare word that is neither a family nor a variable: the families, a near miss, a TOML file."""
+    hint = did_you_mean(name, list(FAMILIES))
+    path = Path("proofs") / f"{name}.toml"
+    if path.is_file():
+        hint = f"; did you mean the spec file {path}?"
+    return (f"unknown family '{name}'{hint} (families: {', '.join(FAMILIES)}; or an expression over q1, q2, ..., "
+            "or a path ending in .toml)")
 
 
 def slug_of(text: str) -> str:

@@ -130,6 +130,7 @@ class Spec:
     slug: str
     model: MultiHead
     source: str | None = None  # the full text of a TOML spec (what a certificate embeds)
+    name: str | None = None  # a TOML spec without `name`: the name taken from its file (names the output files)
 
 
 def group_by_shared_variables(used_by: list[list[int]]) -> list[tuple[list[int], list[int]]]:

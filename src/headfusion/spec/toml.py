@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from headfusion.spec.expressions import SpecError
-from headfusion.spec.toml_document import ParameterRange, TomlSpec, document_from_data
+from headfusion.spec.toml_document import ParameterRange, TomlSpec, check_name, document_from_data
 from headfusion.spec.toml_expand import build_model, expand, substitute_title
 
 if TYPE_CHECKING:
@@ -68,23 +68,38 @@ def load_toml_spec(path_text: str, d: int | None) -> "Spec":
     """Load a TOML spec at parameter value d (the spec's default when None) as a Spec."""
     from headfusion.spec.model import Spec
 
-    return toml_spec_at(read_toml_spec(path_text), path_text, d)
+    spec = read_toml_spec(path_text)
+    return toml_spec_at(spec, path_text, d, None if spec.name is not None else file_name(path_text))
 
 
-def load_toml_text(text: str, where: str, d: int | None) -> "Spec":
-    """A TOML spec given by its full text (as embedded in a certificate) at parameter value d."""
-    return toml_spec_at(parse_toml_text(text, where), where, d)
+def file_name(path_text: str) -> str:
+    """The name a spec without `name` takes from its file: proofs/my_function.toml -> my_function."""
+    return check_name(Path(path_text).name.removesuffix(".toml"), f"{path_text}: the file name (without .toml)")
 
 
-def toml_spec_at(spec: TomlSpec, where: str, d: int | None) -> "Spec":
-    """The Spec of a validated TOML spec at parameter value d."""
+def load_toml_text(text: str, where: str, d: int | None, name: str | None = None) -> "Spec":
+    """A TOML spec given by its full text (as embedded in a certificate) at parameter value d.
+
+    `name`: the name it took from its file (a certificate's spec `text`) when the text has no `name`.
+    """
+    return toml_spec_at(parse_toml_text(text, where), where, d, name)
+
+
+def toml_spec_at(spec: TomlSpec, where: str, d: int | None, name: str | None = None) -> "Spec":
+    """The Spec of a validated TOML spec at parameter value d (`name`: from the file, iff the text has none)."""
     from headfusion.spec.model import Spec
 
+    if (spec.name is None) == (name is None):
+        raise SpecError(f"{where}: " + ("the spec names itself ('name'): no second name" if name is not None
+                                         else "no name: set 'name' or load it from a file"))
+    if name is not None:
+        check_name(name, f"{where}: the name")
     expansion = expand(spec, d)
     model = build_model(expansion)
     value = expansion.value
-    slug = spec.name if value is None or spec.parameter is None else f"{spec.name}_{spec.parameter.name}{value}"
-    return Spec(where, value, "toml", substitute_title(spec, value), slug, model, spec.source)
+    base = spec.name or name
+    slug = base if value is None or spec.parameter is None else f"{base}_{spec.parameter.name}{value}"
+    return Spec(where, value, "toml", substitute_title(spec, value), slug, model, spec.source, name)
 
 
 def toml_expression(path_text: str, d: int | None = None) -> str:

@@ -68,7 +68,7 @@ class TomlSpec:
     """A validated TOML spec document (before the parameter is chosen)."""
 
     path: str
-    name: str
+    name: str | None  # None: the spec is named after its file (spec/toml.py)
     title: str
     description: str
     parameter: ParameterRange | None
@@ -86,12 +86,10 @@ def document_from_data(data: dict, text: str, where: str) -> TomlSpec:
     """Validate the tables decoded from a TOML spec's text (structure only; SpecError on anything malformed)."""
     _check_keys(data, TOP_KEYS, "the top level", where)
 
-    name = _string(data, "name", where, "the top level")
-    if not NAME.match(name) or len(name) > MAX_NAME_CHARS:
-        raise SpecError(
-            f"{where}: 'name' must be 1-{MAX_NAME_CHARS} letters, digits, '_' or '-' (it names output files), got {name!r}"
-        )
-    title = printable(_string(data, "title", where, "the top level", default=name))  # shown everywhere: no control text
+    name = _optional_string(data, "name", where, "the top level")
+    if name is not None:
+        check_name(name, f"{where}: 'name'")
+    title = _optional_string(data, "title", where, "the top level")
     description = _string(data, "description", where, "the top level", default="")
 
     parameter = _read_parameter(data.get("parameter"), where)
@@ -140,9 +138,48 @@ def document_from_data(data: dict, text: str, where: str) -> TomlSpec:
         if graph is not None:
             raise SpecError(f"{where}: a [graph] table is only used with sum = \"edges\"")
 
-    return TomlSpec(
+    title = printable(title) if title is not None else default_title(sum_kind, range_bounds, term, constant, parameter)
+    return TomlSpec(  # the title is shown everywhere: no control text
         where, name, title, description, parameter, sum_kind, range_bounds, term, constant, per_term, generator, edges, text
     )
+
+
+def default_title(sum_kind: str, bounds: tuple[str, str] | None, term: str, constant: str | None,
+                  parameter: ParameterRange | None) -> str:
+    """The sum written out, true of whatever term the author wrote: "sum over j = 1..{d} of sigmoid(q_j)".
+
+    Placeholders other than the parameter lose their braces (q{j} reads q_j); the parameter keeps
+    them, to be replaced by its value.
+    """
+    keep = parameter.name if parameter is not None else None
+
+    def is_parameter(body: str) -> bool:
+        return re.split(r"[+-]", body)[0].strip() == keep
+
+    def placeholder(match: re.Match[str]) -> str:
+        var, body = match.group(1), match.group(2).replace(" ", "")
+        if is_parameter(body):
+            return match.group(0)
+        if body.startswith("prefix_"):
+            return f"(q_1 + ... + q_{body.removeprefix('prefix_')})"
+        body = body if IDENTIFIER.match(body.replace("_", "")) else f"({body})"
+        return f"q_{body}" if var else body
+
+    def plain(text: str) -> str:
+        return re.sub(r"(q?)\{([^{}]*)\}", placeholder, text)
+
+    if sum_kind == "edges":
+        over = "the edges (i, j), i < j,"
+    else:
+        over = "j = " + "..".join("{" + b + "}" if is_parameter(b) else b for b in bounds)
+    return (f"{plain(constant)} + " if constant is not None else "") + f"sum over {over} of {plain(term.strip())}"
+
+
+def check_name(name: str, what: str) -> str:
+    """A name for output files: 1-64 letters, digits, '_' or '-' (SpecError otherwise)."""
+    if not NAME.match(name) or len(name) > MAX_NAME_CHARS:
+        raise SpecError(f"{what} must be 1-{MAX_NAME_CHARS} letters, digits, '_' or '-' (it names output files), got {name!r}")
+    return name
 
 
 def _check_keys(table: dict, allowed: frozenset[str], section: str, where: str) -> None:
@@ -160,6 +197,10 @@ def _string(table: dict, key: str, where: str, section: str, default: str | None
     if not isinstance(value, str):
         raise SpecError(f"{where}: field {key!r} in {section} must be a string, got {_type_name(value)}")
     return value
+
+
+def _optional_string(table: dict, key: str, where: str, section: str) -> str | None:
+    return None if table.get(key) is None else _string(table, key, where, section)
 
 
 def _integer(table: dict, key: str, where: str, section: str) -> int:

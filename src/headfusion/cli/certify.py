@@ -1,16 +1,17 @@
-"""`headfusion certify` (CLI edge): compute under the wall-clock guard, then write atomically."""
+"""`headfusion certify`: compute under the wall-clock guard, then write atomically."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
-from headfusion.cli import (EXIT_CHECK_FAILED, EXIT_OK, UsageError, _big, _deadline, _one_line, _print_json, _progress,
-                            _progress_done)
+from headfusion.cli.common import EXIT_CHECK_FAILED, EXIT_OK, UsageError, big, one_line, plain_maths, print_json
+from headfusion.cli.progress import Progress
+from headfusion.guards import deadline
 from headfusion.spec import options
 
 
-def _certified(args: argparse.Namespace, command: list[str]):
+def _certified(args: argparse.Namespace, command: list[str], progress: Progress):
     """The certificate data of `certify` (for one d, or for every d)."""
     from headfusion.proof.certify import certify, certify_every_d
     from headfusion.spec.load import load_spec
@@ -21,7 +22,7 @@ def _certified(args: argparse.Namespace, command: list[str]):
     if not args.every_d:
         spec = load_spec(args.spec, args.d)
         return certify(spec, command, search=not args.no_search, search_timeout=args.search_timeout,
-                       progress=_progress, timings=args.timings, refutations=refutations)
+                       progress=progress, timings=args.timings, refutations=refutations)
     if args.d is not None:
         raise UsageError("--every-d states the theorem for every d: leave out --d")
     return certify_every_d(args.spec, command)
@@ -34,8 +35,8 @@ def _supplied_refutations(paths: list[str]) -> dict[int, dict]:
     return read_refutations(paths)
 
 
-def certify_command(args: argparse.Namespace) -> int:
-    """Compute the certificate under the wall-clock guard, then write it atomically."""
+def cmd_certify(args: argparse.Namespace) -> int:
+    """`certify`: the certificate computed under a wall-clock guard, then written atomically."""
     from headfusion.render.errors import RenderError
     from headfusion.render.files import latex_engine
     from headfusion.render.write import write_certificate
@@ -47,33 +48,34 @@ def certify_command(args: argparse.Namespace) -> int:
             "texlive-pictures latexmk"
         )
     command = ["headfusion", "certify"] + list(args.argv_for_record)
-    with _deadline(args.timeout, "certify"):  # the computation only: the writes below are atomic
-        result = _certified(args, command)
-    _progress("rendering LaTeX ...")
-    try:
-        paths = write_certificate(result.certificate, out_dir, result.queries, pdf=True if args.pdf else None)
-    except RenderError as exc:
-        _progress_done()
-        sys.stderr.write(f"headfusion: error: {_one_line(str(exc))}\n")
-        return EXIT_CHECK_FAILED
-    _progress_done()
+    with Progress("certify", quiet=args.quiet) as progress:
+        with deadline(args.timeout, "certify", "a smaller input or d, --no-search, or a larger --timeout"):  # the computation only: the writes below are atomic
+            result = _certified(args, command, progress)
+        progress("writing the certificate" + (" (LaTeX to PDF)" if not args.no_pdf else ""))
+        try:
+            paths = write_certificate(result.certificate, out_dir, result.queries,
+                                      pdf=True if args.pdf else False if args.no_pdf else None)
+        except RenderError as exc:
+            progress.close()
+            sys.stderr.write(f"headfusion: error: {one_line(str(exc))}\n")
+            return EXIT_CHECK_FAILED
     summary = result.certificate["summary"]
     if args.json:
-        _print_json({"summary": summary, "files": {k: str(v) for k, v in sorted(paths.items())}})
+        print_json({"summary": summary, "files": {k: str(v) for k, v in sorted(paths.items())}})
         return EXIT_OK
     theorem = next(c for c in result.certificate["claims"] if c["id"] == "theorem")
     title = result.certificate["spec"]["title"]
     if summary["every_d"]:
         sys.stdout.write(f"{title}: {summary['status']} for every d (block bounds {summary['lower_bound']} and {summary['upper_bound']})\n")
     else:
-        sys.stdout.write(f"{title}: {summary['status']} — lower {_big(summary['lower_bound'])}, "
-                         f"upper {_big(summary['upper_bound'])}, minimum {_big(summary['minimum']) if summary['minimum'] is not None else 'undecided'}\n")
-    sys.stdout.write(f"theorem: {theorem['statement']}\n")
+        sys.stdout.write(f"{title}: {summary['status']} — lower {big(summary['lower_bound'])}, "
+                         f"upper {big(summary['upper_bound'])}, minimum {big(summary['minimum']) if summary['minimum'] is not None else 'undecided'}\n")
+    sys.stdout.write(f"theorem: {plain_maths(theorem['statement'])}\n")
     for kind, path in sorted(paths.items()):
         sys.stdout.write(f"wrote {path}\n")
-    if "pdf" not in paths:
+    if "pdf" not in paths and not args.no_pdf:
         sys.stdout.write(
             "no PDF: no LaTeX engine found (apt-get install -y texlive-latex-base texlive-latex-recommended "
-            "texlive-pictures latexmk), then run again or use --pdf\n"
+            "texlive-pictures latexmk), then run again or use --pdf; --no-pdf skips it\n"
         )
     return EXIT_OK

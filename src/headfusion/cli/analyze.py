@@ -1,0 +1,73 @@
+"""`headfusion analyze`: the exponential-family form, the fused head and the bounds."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from headfusion.cli.common import EXIT_OK, big
+from headfusion.cli.progress import Progress
+from headfusion.guards import deadline
+
+SHOWN_ATOMS = 64  # the text output lists this many atoms of the fused head (--json: all of them)
+SHOWN_DIMENSION = 1024  # ... when their keys have at most this many coordinates (a key is printed in full)
+
+
+def cmd_analyze(args: argparse.Namespace) -> int:
+    from headfusion.proof.analysis import analyze, write_json
+    from headfusion.spec.load import load_spec
+
+    with deadline(args.timeout, "analyze"), Progress("analyze", quiet=args.quiet) as progress:
+        spec = load_spec(args.spec, args.d)
+        listed = not args.no_atoms_list and (args.json or spec.model.dimension <= SHOWN_DIMENSION)
+        result = analyze(spec, list_atoms=listed, stream=args.json, preview=0 if args.json else SHOWN_ATOMS + 1,
+                         progress=progress)
+        if args.json:  # the atom list streams (generated while written), within the deadline
+            progress.close()  # stdout and stderr may be one terminal
+            write_json(result, sys.stdout)
+            return EXIT_OK
+    out = sys.stdout
+    out.write(f"function: {result['title']}  (dimension {result['dimension']})\n")
+    out.write(f"heads: {result['heads']}, head-atom terms: {result['head_atom_terms']}\n")
+    form = result["exponential_form"]
+    out.write(f"exponential-family form: F = {form['constant']} + sum over {form['blocks_total']} block(s) of P'_B/Q'_B\n")
+    if form["t"]:
+        out.write(f"  t = {form['t']}\n")
+    for i, block in enumerate(form["blocks"], 1):
+        out.write(f"  block {i}: {', '.join(block['heads'])}  [{'; '.join(block['variables']) or 'constant'}]\n")
+        if block["Q_reduced"] is not None:
+            out.write(f"    Q' = {block['Q_reduced']}\n    P' = {block['P_reduced']}\n")
+        else:
+            out.write(f"    Q' has {block['Q_reduced_terms']} terms\n")
+    if form["blocks_total"] > form["blocks_shown"]:
+        out.write(f"  ... {form['blocks_total'] - form['blocks_shown']} more block(s)\n")
+    out.write(f"fused head: {big(result['upper_bound'])} atoms ({result['upper_bound_method']})\n")
+    lower = result["lower_bound"]
+    out.write(
+        f"lower bound: {big(lower)} ({result['lower_bound_method']})\n" if lower is not None else "lower bound: not computed\n"
+    )
+    classes, edges = result.get("residue_classes"), result.get("rigid_edges")
+    if classes:  # Lemma LK's instance: one line per block (the JSON has every class)
+        for b in classes["blocks"][:3]:
+            sums = sorted({c["sum"] for c in b["class_sums"]})
+            tilt = "" if all(t == "1" for t in b["tilt"]) else f", tilt {', '.join(b['tilt'])}"
+            out.write(f"  residue classes (LK): m* >= {big(classes['bound'])}; block {b['block']}: {b['index']} classes{tilt}, "
+                      f"every class sum = {sums[0]}\n")
+    if edges:
+        count = sum(len(b["edges"]) for b in edges["blocks"])
+        out.write(f"  rigid edges (LE): m* >= {big(edges['bound'])}; {count} tree edge{'s' if count != 1 else ''} with non-constant "
+                  f"face limits, |supp Q'| = {big(edges['support'])} > V = {big(edges['vertices'])}\n")
+    minimum = result["minimum"]
+    out.write(f"minimum m*: {big(minimum)}\n" if minimum is not None else "minimum m*: undecided by bounds\n")
+    atoms = result["fused_head"].get("atoms_preview")
+    if atoms is None and not args.no_atoms_list:
+        out.write(f"atoms: not listed (each key has {result['dimension']} coordinates; --json lists atoms within its limits)\n")
+    if atoms is not None:
+        shown = atoms[:SHOWN_ATOMS]
+        out.write("atoms (key | weight | value):\n")
+        for atom in shown:
+            key = ", ".join(str(k) for k in atom["key"])
+            out.write(f"  ({key}) | {atom['weight']} | {atom['value']}\n")
+        if result["upper_bound"] > len(shown):
+            out.write(f"  ... {big(result['upper_bound'] - len(shown))} more (--json lists them)\n")
+    return EXIT_OK

@@ -1,0 +1,89 @@
+"""Progress of long work on stderr, through tqdm: a bar on a terminal, plain log lines otherwise.
+
+Every long job of the command line (analyze at large d, certify's searches, explore,
+search and its refutations) reports through one `Progress`: what is done, what is open,
+the rate.  On a terminal it is a tqdm bar that disappears when the job ends; when stderr
+is not a terminal (a pipe, a log file, CI) it writes a plain line `headfusion: ...` once the
+job has run LOG_AFTER seconds and then at most every LOG_EVERY seconds, so short commands
+stay silent and logs stay readable.  `--quiet` turns it off; stdout (results, --json) is
+never touched.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import Any
+
+LOG_AFTER = 10.0  # seconds of work before the first plain log line
+LOG_EVERY = 30.0  # seconds between plain log lines
+
+
+class Progress:
+    """One job's progress: `update(done=, total=, note=)`; a callable taking a status text."""
+
+    def __init__(self, desc: str, *, quiet: bool = False, total: int | None = None, unit: str = "step"):
+        self.desc, self.unit, self.total, self.done, self.note = desc, unit, total, 0, ""
+        self.quiet = quiet
+        self.began = time.monotonic()
+        self.logged: float | None = None
+        self.bar: Any = None
+        if not quiet and _is_terminal():
+            from tqdm import tqdm
+
+            fmt = None if total is not None else "{desc}{postfix} [{elapsed}]"  # tqdm puts ", " before a postfix
+            self.bar = tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, dynamic_ncols=True, leave=False,
+                            bar_format=fmt)
+
+    def __call__(self, note: str) -> None:
+        """A status text (the callback form the producers take)."""
+        self.update(note=note)
+
+    def update(self, done: int | None = None, total: int | None = None, note: str | None = None) -> None:
+        """New counts and/or status text; redraws the bar or, off a terminal, maybe logs a line."""
+        if self.quiet:
+            return
+        self.done = self.done if done is None else done
+        self.total = self.total if total is None else total
+        self.note = self.note if note is None else note
+        if self.bar is not None:
+            if self.total is not None:
+                self.bar.total = self.total
+            self.bar.n = self.done
+            self.bar.set_postfix_str(self.note, refresh=False)
+            self.bar.refresh()
+            return
+        now = time.monotonic()
+        if now - self.began >= LOG_AFTER and (self.logged is None or now - self.logged >= LOG_EVERY):
+            self.logged = now
+            sys.stderr.write(f"headfusion: {self.line(now)}\n")
+            sys.stderr.flush()
+
+    def line(self, now: float | None = None) -> str:
+        """The plain log line: desc, done/total and rate, status, elapsed."""
+        elapsed = (now or time.monotonic()) - self.began
+        counts = ""
+        if self.total is not None:
+            rate = f", {self.done / elapsed * 60:.1f} {self.unit}s/min" if self.done and elapsed > 0 else ""
+            counts = f" {self.done}/{self.total} {self.unit}s done, {max(self.total - self.done, 0)} open{rate};"
+        note = f" {self.note};" if self.note else ""
+        return f"{self.desc}:{counts}{note} {elapsed:.0f} s elapsed"
+
+    def close(self) -> None:
+        """Remove the bar (results follow on stdout)."""
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
+
+    def __enter__(self) -> "Progress":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _is_terminal() -> bool:
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):  # a closed or replaced stream
+        return False

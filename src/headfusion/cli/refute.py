@@ -1,0 +1,105 @@
+"""`headfusion search SPEC --atoms M --refute`: exact refutations by cube-and-conquer on Dask."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from headfusion.cli.common import EXIT_OK, UsageError, print_json
+from headfusion.cli.progress import Progress
+from headfusion.spec.model import Spec
+
+
+def search_refute(args: argparse.Namespace, spec: Spec, progress: Progress) -> int:
+    """`search SPEC --atoms M --refute`: the exact refutation producer, cube-and-conquer on Dask.
+
+    unsat is returned only with a refutation the kernel has replayed; a timeout or a lost
+    worker gives "unknown".  --scheduler ADDRESS uses an existing Dask cluster (`dask
+    scheduler`, then `dask worker ADDRESS` on each machine); otherwise a LocalCluster with
+    --jobs worker processes (default: one per core).  Without Dask (the extra
+    headfusion[cluster]) it runs in this process; --scheduler, --jobs and --checkpoint need Dask.
+    """
+    from headfusion.algebra.expform import exponential_form
+    from headfusion.proof.certify import kernel_question
+    from headfusion.solving.distribute import distributed_refute, have_dask, quiet_dask, require_dask, scheduler_address
+    from headfusion.solving.refute import refute
+
+    if args.atoms is None:
+        raise UsageError("search: --refute needs --atoms M")
+    if args.minimize or args.smt2 or args.cross_check:
+        raise UsageError("search: --refute does not combine with --minimize, --smt2 or --cross-check")
+    if args.scheduler is not None:
+        scheduler_address(args.scheduler)  # a malformed address is refused before any work
+    cluster = have_dask()
+    if not cluster and (args.scheduler or args.jobs > 1 or args.checkpoint):
+        used = "--scheduler" if args.scheduler else "--jobs" if args.jobs > 1 else "--checkpoint"
+        require_dask(f"search --refute {used}")
+    form = exponential_form(spec.model)
+    P, Q, vertices = kernel_question(form)  # V checked by the kernel: interior leaves at m ≤ V
+    if any(e[-1] for e in list(P) + list(Q)):
+        raise UsageError("search: --refute needs rational weights (no e^b weights)")
+    began = time.monotonic()
+    if cluster:
+        quiet_dask(args.verbose)
+        progress.close()  # a bar with counts replaces the status line
+        bar = Progress("search --refute", quiet=args.quiet, total=0, unit="cube")
+
+        def cubes(state: dict) -> None:
+            running = f"{state['in_flight']} in flight" + (f" (oldest {state['oldest_running']:.0f} s)" if state["in_flight"] else "")
+            bar.update(done=state["done"], total=state["total"], note=f"{running}, {state['resplits']} re-splits")
+
+        with bar:
+            result = distributed_refute(
+                P, Q, args.atoms,
+                scheduler=args.scheduler, workers=args.jobs if args.jobs > 1 else None,
+                cube_depth=args.cube_depth, cube_timeout=args.cube_timeout,
+                deadline=args.started + args.timeout,  # from the command's start: math and cluster start count
+                checkpoint=args.checkpoint, progress=cubes, vertices=vertices,
+            )
+    else:  # no Dask: the same exact producer in this process
+        progress(f"refuting m = {args.atoms} in this process (no Dask: {_install_hint()})")
+        result = refute(P, Q, args.atoms, deadline=args.started + args.timeout, vertices=vertices,
+                        progress=lambda s: progress(f"{s.get('nodes', 0)} nodes, {s.get('vectors', 0)} multiplier vectors"))
+    progress.close()
+    seconds = time.monotonic() - began
+    stats = {k: v for k, v in result.stats.items() if isinstance(v, (int, float, str))}
+    if args.json:
+        out = {"spec": spec.text, "title": spec.title, "atoms": args.atoms, "status": result.status,
+               "seconds": seconds, "stats": stats}
+        if result.evidence is not None:
+            out["refutation"] = {"atoms": args.atoms, **result.evidence}
+        if result.head is not None:
+            out["head_D"] = [[list(e), str(v)] for e, v in sorted(result.head["D"].items())]
+        print_json(out)
+        return EXIT_OK
+    meaning = {
+        "sat": f"a head with at most {args.atoms} atoms exists",
+        "unsat": f"no head with at most {args.atoms} atoms: m*(F) > {args.atoms} (refutation replayed by the kernel)",
+        "unknown": "undecided",
+    }[result.status]
+    w = sys.stdout.write
+    w(f"{spec.title}, m = {args.atoms}: {result.status.upper()} ({meaning})\n")
+    if cluster:
+        w(f"  cubes {stats.get('solved', 0)}/{stats.get('cubes', 0)} solved ({stats.get('from_checkpoint', 0)} from the checkpoint), "
+          f"{stats.get('resplits', 0)} re-splits, {stats.get('workers', 0)} workers, {seconds:.2f} s\n")
+    else:
+        w(f"  in this process (no Dask), {stats.get('nodes', 0)} nodes, {seconds:.2f} s\n")
+    if result.evidence is not None:
+        w(f"  refutation: {len(result.evidence['tree'])} nodes, {len(result.evidence['multipliers'])} multiplier vectors\n")
+        if args.checkpoint:
+            from headfusion.solving.cubes import Checkpoint
+
+            path = Checkpoint(args.checkpoint, P, Q, args.atoms).write_refutation(args.atoms, result.evidence)  # atomic
+            w(f"  written to {path}\n")
+    if result.head is not None:
+        w(f"  head: D with {len(result.head['D'])} atoms (checked exactly)\n")
+    if stats.get("reason"):
+        w(f"  reason: {stats['reason']}\n")
+    return EXIT_OK
+
+
+def _install_hint() -> str:
+    from headfusion.solving.distribute import INSTALL_HINT
+
+    return INSTALL_HINT

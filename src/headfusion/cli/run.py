@@ -1,0 +1,72 @@
+"""Command line: `headfusion analyze | search | certify | verify | explore`.
+
+The command line is the I/O edge (with the api and render's writers).  Exit codes: 0 success, 1 a check
+failed (`headfusion.CheckFailed`), 2 bad input or usage (`headfusion.InputError`, which
+includes the cost model's refusals).  Either gets one line on stderr, never a traceback.
+Option values are checked by `spec.options` (the same checks as the API) before any work;
+SIGTERM is turned into an orderly exit (143) so temporary files and folders are removed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Callable
+
+from headfusion.cli.common import EXIT_BAD_INPUT, EXIT_CHECK_FAILED, EXIT_OK, one_line, without_out
+from headfusion.cli.parser import build_parser
+from headfusion.guards import Terminated, on_sigterm
+from headfusion.spec.errors import CheckFailed, InputError
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the `headfusion` command."""
+    sys.set_int_max_str_digits(0)  # exact big integers such as 2^10000 in JSON
+    parser = build_parser()
+    import signal
+    import threading
+
+    in_main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, on_sigterm) if in_main else None
+    try:
+        return _main(parser, argv)
+    finally:
+        if in_main:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _main(parser: argparse.ArgumentParser, argv: list[str] | None) -> int:
+    try:
+        raw_argv = list(sys.argv[1:] if argv is None else argv)
+        args = parser.parse_args(raw_argv)
+        args.argv_for_record = without_out(raw_argv[1:])  # recorded in certificates: never the output folder
+        handler: Callable[[argparse.Namespace], int] | None = getattr(args, "handler", None)
+        if handler is None:
+            parser.print_help(sys.stderr)
+            return EXIT_BAD_INPUT
+        return handler(args)
+    except InputError as exc:  # bad input, options, paths, and the cost model's refusals
+        sys.stderr.write(f"headfusion: error: {one_line(str(exc))}\n")
+        return EXIT_BAD_INPUT
+    except CheckFailed as exc:
+        sys.stderr.write(f"headfusion: error: {one_line(str(exc))}\n")
+        return EXIT_CHECK_FAILED
+    except RecursionError:
+        sys.stderr.write("headfusion: error: input nested too deeply\n")
+        return EXIT_BAD_INPUT
+    except MemoryError:
+        sys.stderr.write("headfusion: error: out of memory: use a smaller input or d, or --no-atoms-list\n")
+        return EXIT_BAD_INPUT
+    except Terminated:
+        sys.stderr.write("headfusion: terminated\n")
+        return 143
+    except BrokenPipeError:  # output piped into e.g. head: stop quietly
+        try:
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the flush at exit
+        except OSError:
+            pass
+        return EXIT_OK
+    except KeyboardInterrupt:
+        sys.stderr.write("headfusion: interrupted\n")
+        return 130

@@ -1,0 +1,125 @@
+"""`headfusion search`: the complete finite search (z3) for a head with at most M atoms."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from headfusion.cli.common import EXIT_CHECK_FAILED, EXIT_OK, UsageError, print_json
+from headfusion.cli.progress import Progress
+from headfusion.guards import deadline
+
+
+REFUTE_SLACK = 30.0  # seconds after --timeout for a cluster to start and shut down before the guard fires
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    """The whole search, bounds included, under a wall-clock guard of --timeout plus a little slack.
+
+    With --refute the refutation itself stops at --timeout from the start (answering
+    "unknown"); the guard leaves REFUTE_SLACK more for the cluster to start and stop.
+    """
+    import time
+
+    args.started = time.time()
+    slack = REFUTE_SLACK if args.refute else 5.0
+    with deadline(args.timeout + slack, "search", "a larger --timeout"), Progress("search", quiet=args.quiet) as progress:
+        return _search(args, progress)
+
+
+def _search(args: argparse.Namespace, progress: Progress) -> int:
+    """`search SPEC --atoms M` (one question) or `search SPEC --minimize` (least m)."""
+    from headfusion.solving.process import cross_check_cvc5
+    from headfusion.solving.solver import minimize, search, write_query_atomic
+    from headfusion.solving.smtlib import Options
+    from headfusion.spec.load import load_spec
+
+    if (args.atoms is None) == (not args.minimize):
+        raise UsageError("search: give exactly one of --atoms M and --minimize")
+    if args.atoms is not None and args.atoms < 1:
+        raise UsageError(f"search: --atoms must be at least 1, got {args.atoms}")
+    if args.minimize and (args.smt2 or args.cross_check):
+        raise UsageError("search: --smt2 and --cross-check apply to a single --atoms M")
+    spec = load_spec(args.spec, args.d)
+    if args.refute:
+        from headfusion.cli.refute import search_refute
+
+        return search_refute(args, spec, progress)
+    options = Options(args.encoding, symmetry=args.symmetry, faces=not args.no_faces)
+    if args.minimize:
+        result = minimize(
+            spec.model, args.timeout, options, args.jobs,
+            progress=lambda m, points, elapsed: progress(f"m = {m}: box {points} points, {args.timeout - elapsed:.0f} s left"),
+        )
+        progress.close()
+        if args.json:
+            print_json({"spec": spec.text, "title": spec.title, **result.to_json()})
+            return EXIT_OK
+        out = sys.stdout
+        for step in result.steps:
+            how = f" ({step['method']})" if "method" in step else f" in {step['seconds']:.2f} s"
+            out.write(f"m = {step['atoms']}: {step['status']}{how}\n")
+        if result.status == "decided":
+            out.write(f"minimum m*: {result.minimum}  ({spec.title})\n")
+        else:
+            out.write(f"minimum m*: undecided ({result.reason})\n")
+        _write_atoms(result.head_json or [], result.head_source or "")
+        return EXIT_OK
+    progress(f"a head with at most {args.atoms} atoms? (z3, at most {args.timeout:g} s)")
+    result = search(spec.model, args.atoms, args.timeout, options, args.jobs)
+    if args.smt2:
+        if result.query_text is None:
+            sys.stderr.write(f"headfusion: no query written: {result.reason}\n")
+        else:
+            try:
+                Path(args.smt2).parent.mkdir(parents=True, exist_ok=True)  # `--smt2 out/q.smt2` on a fresh checkout
+                write_query_atomic(args.smt2, result.query_text)
+            except OSError as exc:
+                raise UsageError(f"cannot write {args.smt2}: {exc.strerror or exc}") from None
+    code = EXIT_OK if result.checked is not False else EXIT_CHECK_FAILED
+    if args.cross_check:
+        if result.query_text is None:
+            result.cross_check = {"solver": "cvc5", "status": "not run", "reason": result.reason}
+        else:
+            progress("cross-checking with cvc5")
+            result.cross_check = cross_check_cvc5(result.query_text, args.timeout)
+            other = result.cross_check["status"]
+            if {other, result.status} == {"sat", "unsat"}:
+                code = EXIT_CHECK_FAILED  # the two solvers disagree: nothing can be trusted
+    progress.close()
+    if args.json:
+        print_json({"spec": spec.text, "title": spec.title, **result.to_json()})
+        return code
+    out = sys.stdout
+    meaning = {
+        "sat": f"a head with at most {args.atoms} atoms exists",
+        "unsat": f"no head with at most {args.atoms} atoms: m*(F) > {args.atoms}",
+        "unknown": "undecided",
+    }[result.status]
+    out.write(f"{spec.title}, m = {args.atoms}: {result.status.upper()} ({meaning})\n")
+    out.write(f"  solver {result.solver_name} {result.solver_version}, encoding {result.encoding}, {result.seconds:.2f} s\n")
+    if result.box_shape:
+        shape = "x".join(str(n) for n in result.box_shape)
+        out.write(f"  box {shape} = {result.box_points} points\n")
+    if result.query_sha256:
+        out.write(f"  query sha256 {result.query_sha256}\n")
+    if result.reason:
+        out.write(f"  reason: {result.reason}\n")
+    if result.cross_check is not None:
+        cc = result.cross_check
+        out.write(f"  cross-check {cc['solver']}: {cc['status']}" + (f" ({cc['reason']})" if cc.get("reason") else "") + "\n")
+    if result.head_atoms is not None:
+        _write_atoms([a.to_json() for a in result.head_atoms], "search, checked exactly")
+    return code
+
+
+def _write_atoms(atoms: list[dict], source: str) -> None:
+    if not atoms:
+        return
+    sys.stdout.write(f"head ({len(atoms)} atoms, {source}) key | weight | value:\n")
+    for atom in atoms[:64]:
+        key = ", ".join(str(k) for k in atom["key"])
+        sys.stdout.write(f"  ({key}) | {atom['weight']} | {atom['value']}\n")
+    if len(atoms) > 64:
+        sys.stdout.write(f"  ... {len(atoms) - 64} more (use --json for all)\n")

@@ -1,0 +1,57 @@
+"""`headfusion verify`: the kernel replays every claim of a certificate."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from headfusion.cli.common import EXIT_CHECK_FAILED, EXIT_OK, UsageError, one_line, plain_maths, print_json
+from headfusion.cli.progress import Progress
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    """Replay every claim with the kernel; exit 1 if any fails, 2 if the file is not a bounded certificate."""
+    from headfusion.kernel.base import SchemaError, parse_json, read_certificate_text
+    from headfusion.proof.replay import verify_bounded
+
+    progress = Progress("verify", quiet=args.quiet)
+    try:
+        progress("the kernel replays every claim")
+        report = verify_bounded(args.certificate, args.timeout)  # cost model, then the kernel in a child with a deadline
+        cert = parse_json(read_certificate_text(args.certificate)) if args.resolve and report.ok else None
+    except SchemaError as exc:
+        raise UsageError(f"{args.certificate}: {exc}") from None
+    except OSError as exc:  # e.g. /proc/self/mem: a "regular file" that cannot be read
+        raise UsageError(f"cannot read {args.certificate}: {exc.strerror or exc}") from None
+    finally:
+        progress.close()
+    resolved: list[tuple[str, str, str]] = []
+    if args.resolve and report.ok:
+        from headfusion.solving.resolve import resolve_testimony
+
+        with Progress("verify --resolve", quiet=args.quiet) as solving:
+            solving("re-solving the solver testimony")
+            resolved = resolve_testimony(cert)
+    ok = report.ok and not any(v == "sat" or v.startswith("hash mismatch") for _, _, v in resolved)
+    rows = [{"id": i, "kind": k, "outcome": o, "message": m} for i, k, o, m in report.rows]
+    if args.json:
+        print_json({"ok": ok, **dict(zip(("function", "title", "theorem"), report.shown)), "claims": rows,
+                    "resolve": [{"claim": c, "solver": s, "verdict": v} for c, s, v in resolved]})
+        return EXIT_OK if ok else EXIT_CHECK_FAILED
+    for outcome in ("checked", "testimony", "undecided"):
+        ids = [r["id"] for r in rows if r["outcome"] == outcome]
+        if ids:
+            label = {"checked": "proved and replayed", "testimony": "solver testimony, NOT checked",
+                     "undecided": "undecided searches"}[outcome]
+            sys.stdout.write(f"{label}: {len(ids)} ({', '.join(ids[:12])}{', ...' if len(ids) > 12 else ''})\n")
+    for r in rows:
+        if r["outcome"] == "failed":
+            sys.stdout.write(one_line(f"FAILED {r['id']} ({r['kind']}): {r['message']}") + "\n")  # ids and kinds are the file's
+    for claim, solver, verdict in resolved:
+        sys.stdout.write(f"re-solved {claim} with {solver}: {verdict}\n")
+    if ok:
+        function, title, statement = report.shown  # the kernel's text, never the file's
+        sys.stdout.write(f"certificate verified: {plain_maths(statement)}\n  F = {function}\n  (title, the spec's own label: {title})\n")
+    else:
+        sys.stdout.write("certificate REJECTED\n")
+    return EXIT_OK if ok else EXIT_CHECK_FAILED

@@ -1,0 +1,281 @@
+"""A newcomer's path (issue 20): the README's steps as written, the docs in the repo, the CLI as people expect."""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from headfusion.cli import build_parser
+
+from .conftest import run_cli
+
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+
+
+def _section(title: str) -> str:
+    text = README.read_text(encoding="utf-8")
+    start = text.index(title)
+    end = text.find("\n## ", start + len(title))
+    return text[start:end if end > 0 else len(text)]
+
+
+def _blocks(section: str) -> list[list[str]]:
+    """The fenced code blocks of a README section, as lists of command lines."""
+    return [[line.strip() for line in block.splitlines() if line.strip()]
+            for block in re.findall(r"```\n(.*?)```", section, re.S)]
+
+
+def _run(line: str, cwd: Path) -> subprocess.CompletedProcess:
+    argv = shlex.split(line)
+    assert argv[0] == "headfusion", line
+    return subprocess.run([sys.executable, "-m", "headfusion", *argv[1:]], cwd=cwd, capture_output=True, text=True,
+                          timeout=600)
+
+
+# -- "Add your own function", literally ------------------------------------------------------------
+
+
+def test_add_your_own_function_as_the_readme_says(tmp_path):
+    """Copy the template, change term, range and description only, then the README's exact commands."""
+    section = _section("## Add your own function")
+    blocks = _blocks(section)
+    copy, explore, check = blocks[0], blocks[1], blocks[2]
+    repo = tmp_path / "repo"
+    shutil.copytree(ROOT / "proofs", repo / "proofs")
+    shutil.copy(README, repo / "README.md")
+    # step 1: the copy, as the README writes it
+    assert len(copy) == 1 and copy[0].startswith("cp ")
+    _, source, target = shlex.split(copy[0])
+    shutil.copy(repo / source, repo / target)
+    # ... and the three edits, with the README's own example values
+    term = re.search(r"`(term = \".*?\")`", section).group(1)
+    settings = dict(re.findall(r"`(max|default) = (\d+)`", section))
+    text = (repo / target).read_text(encoding="utf-8")
+    text = re.sub(r"(?m)^term = .*$", term, text)
+    for key, value in settings.items():
+        text = re.sub(rf"(?m)^{key} = \d+$", f"{key} = {value}", text)
+    text = re.sub(r'(?s)description = """.*?"""', 'description = """\nMy own function: a three-atom head per coordinate.\n"""',
+                  text, count=1)
+    (repo / target).write_text(text, encoding="utf-8")
+    assert "sigmoid_sum" not in text.split("[parameter]")[1] and term in text
+    # step 2: explore
+    (line,) = explore
+    done = _run(line, repo)
+    assert done.returncode == 0, done.stderr
+    rows = [r for r in done.stdout.splitlines() if re.match(r"\s+\d+ ", r)]
+    assert [int(r.split()[0]) for r in rows] == [1, 2, 3]
+    assert "unknown unknown" not in done.stdout
+    assert (repo / "out" / "my_function.explore.json").exists()
+    # step 3: certify, then verify the file the README names
+    certify_line, verify_line = check
+    done = _run(certify_line, repo)
+    assert done.returncode == 0, done.stderr
+    assert "wrote out/my_function_d2.json" in done.stdout
+    assert "W_" not in done.stdout and "$" not in done.stdout  # no stale title, no raw LaTeX on a terminal
+    done = _run(verify_line, repo)
+    assert done.returncode == 0, done.stderr
+    assert "certificate verified: m*(F) = 9." in done.stdout, done.stdout
+    assert "attn([0, q1, 2*q1], [0, 1, 3])" in done.stdout
+    cert = json.loads((repo / "out" / "my_function_d2.json").read_text())
+    assert cert["spec"]["slug"] == "my_function_d2" and cert["spec"]["text"] == "my_function"
+
+
+def test_a_certificate_cannot_rename_its_spec(tmp_path, capsys):
+    """The name a TOML spec took from its file is part of what the kernel rebuilds and compares."""
+    spec = tmp_path / "mine.toml"
+    shutil.copy(ROOT / "proofs" / "sigmoid_sum.toml", spec)
+    code, out, err = run_cli(capsys, "certify", str(spec), "-d", "2", "--no-search", "--no-pdf", "--out", str(tmp_path))
+    assert code == 0, err
+    path = tmp_path / "mine_d2.json"
+    cert = json.loads(path.read_text())
+    assert cert["spec"]["text"] == "mine" and cert["spec"]["slug"] == "mine_d2"
+    assert run_cli(capsys, "verify", str(path))[0] == 0
+    for field, value in (("text", "other"), ("slug", "other_d2"), ("text", None)):
+        forged = json.loads(path.read_text())
+        forged["spec"][field] = value
+        (tmp_path / "forged.json").write_text(json.dumps(forged))
+        code, out, err = run_cli(capsys, "verify", str(tmp_path / "forged.json"))
+        assert code == 1 and "REJECTED" in out, (field, out, err)
+
+
+# -- the mathematics and the docs live in the repository -----------------------------------------------
+
+
+def _markdown_files() -> list[Path]:
+    return [README, *sorted((ROOT / "docs").rglob("*.md"))]
+
+
+@pytest.mark.parametrize("path", _markdown_files(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_docs_link_only_inside_the_repository(path):
+    text = path.read_text(encoding="utf-8")
+    for target in re.findall(r"\]\(([^)\s]+)\)", text):
+        assert "://" not in target, f"{path.name} links outside: {target}"
+        resolved = (path.parent / target.split("#")[0]).resolve()
+        assert resolved.is_relative_to(ROOT) and resolved.exists(), f"{path.name}: {target}"
+    assert "DESIGN" not in text and "shared/" not in text, path.name
+
+
+def test_mathematics_covers_what_certificates_use():
+    text = (ROOT / "docs" / "mathematics.md").read_text(encoding="utf-8")
+    for name in ("L1", "L2", "L3", "L4", "L5", "L6", "LP", "LC", "LZ", "LR", "LT", "LK", "LE", "OUT", "IN",
+                 "count", "layer", "Farkas", "image", "interior", "exponential", "m\\*(F)", "testimony"):
+        assert name in text, name
+    assert "docs/mathematics.md" in README.read_text(encoding="utf-8")
+
+
+def test_spec_format_python_example_runs(monkeypatch):
+    text = (ROOT / "docs" / "spec-format.md").read_text(encoding="utf-8")
+    code = re.search(r"## Python API\n+```python\n(.*?)```", text, re.S).group(1)
+    monkeypatch.chdir(ROOT)
+    exec(compile(code, "spec-format.md", "exec"), {})  # the document's own example, not user input
+
+
+def test_proofs_descriptions_are_in_the_repository_and_current():
+    for path in sorted((ROOT / "proofs").glob("*.toml")):
+        text = path.read_text(encoding="utf-8")
+        assert "DESIGN" not in text, path.name
+        assert "531,441" not in text, path.name  # the cycle's old box, before the difference lattice
+
+
+def test_readme_names_dependencies_exit_codes_and_test_time():
+    text = README.read_text(encoding="utf-8")
+    for name in ("sympy", "z3-solver", "networkx", "jinja2", "highspy", "python-flint", "tqdm", "dask[distributed]",
+                 "hypothesis", "cvc5", "pytest"):
+        assert f"**{name}**" in text, name
+    assert "130 interrupted" in text and "143 terminated" in text
+    assert re.search(r"`pytest` .*takes .* (min|s)", _section("## Set-up"), re.S)
+    assert 'pytest -m "slow or not slow"' in text
+    assert 'pytest -m "slow or not slow"' in (ROOT / ".ci" / "run").read_text()
+
+
+# -- the command line as people expect it -------------------------------------------------------------
+
+
+def test_python_dash_m_headfusion():
+    done = subprocess.run([sys.executable, "-m", "headfusion", "analyze", "W", "-d", "2", "--json"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and json.loads(done.stdout)["minimum"] == 4, done.stderr
+
+
+def test_one_error_prefix_and_short_d(capsys):
+    code, out, err = run_cli(capsys, "analyze", "W", "--d", "x")
+    assert code == 2 and err == "headfusion: error: analyze: --d must be an integer from 1 to 1000000, got x\n"
+    code, out, err = run_cli(capsys, "analyze", "W", "-d", "2", "--json")
+    assert code == 0 and json.loads(out)["upper_bound"] == 4
+
+
+def test_every_help_text_states_its_default():
+    parser = build_parser()
+    commands = next(a for a in parser._actions if a.dest == "command").choices
+    for name, sub in commands.items():
+        helps = sub.format_help()
+        for action in sub._actions:
+            if not action.option_strings or action.default in (None, False) or action.dest == "help":
+                continue
+            text = sub._get_formatter()._get_help_string(action)  # what --help prints for it
+            assert "default" in text, (name, action.dest)
+        assert "(default: 60.0)" in helps or name in ("explore", "verify")
+
+
+def test_plain_maths_on_the_terminal_and_no_pdf(tmp_path, capsys):
+    code, out, err = run_cli(capsys, "certify", "W", "-d", "2", "--no-pdf", "--out", str(tmp_path))
+    assert code == 0, err
+    assert "theorem: m*(F) = 4." in out and "$" not in out and "\\" not in out
+    assert not (tmp_path / "W_d2.pdf").exists() and "no PDF" not in out
+    code, out, err = run_cli(capsys, "verify", str(tmp_path / "W_d2.json"))
+    assert code == 0 and "certificate verified: m*(F) = 4." in out and "$" not in out
+    code, out, err = run_cli(capsys, "certify", "W", "--every-d", "--no-pdf", "--out", str(tmp_path))
+    assert code == 0 and "For every d ≥ 1, the function F_d(q) = c_d + Σ_{j=1..d} F(q_j) satisfies m*(F_d) = 2^d." in out
+    code, _, err = run_cli(capsys, "certify", "W", "-d", "2", "--pdf", "--no-pdf", "--out", str(tmp_path))
+    assert code == 2 and "not allowed with" in err
+
+
+def test_quiet_is_not_recorded_in_the_certificate(tmp_path, capsys):
+    a, b = tmp_path / "a", tmp_path / "b"
+    assert run_cli(capsys, "certify", "W", "-d", "2", "--no-search", "--no-pdf", "--out", str(a))[0] == 0
+    assert run_cli(capsys, "certify", "W", "-d", "2", "--no-search", "--no-pdf", "-q", "--out", str(b))[0] == 0
+    assert (a / "W_d2.json").read_bytes() == (b / "W_d2.json").read_bytes()
+
+
+def test_analyze_text_at_large_d_lists_64_atoms(capsys):
+    code, out, err = run_cli(capsys, "analyze", "W", "-d", "18")
+    assert code == 0, err
+    assert out.count(") | 1 | ") == 64 and "... 262080 more (--json lists them)" in out
+
+
+@pytest.mark.parametrize("spec,words", [
+    ("Ww", ["unknown family 'Ww'", "did you mean 'W'?", "W, sigmoid-sum, tanh-sum"]),
+    ("tanh_sum", ["unknown family 'tanh_sum'", "proofs/tanh_sum.toml"]),
+    ("sigmod(q1)", ["unknown function 'sigmod'", "did you mean 'sigmoid'?"]),
+])
+def test_names_get_suggestions(capsys, monkeypatch, spec, words):
+    monkeypatch.chdir(ROOT)
+    code, out, err = run_cli(capsys, "analyze", spec, "-d", "2")
+    assert code == 2 and err.count("\n") == 1 and all(w in err for w in words), err
+
+
+def test_explore_names_what_is_missing_and_why_undecided(tmp_path, capsys):
+    fixed = tmp_path / "fixed.toml"
+    fixed.write_text('[function]\nsum = "j = 1..2"\nterm = "sigmoid(q{j})"\n')
+    code, out, err = run_cli(capsys, "explore", str(fixed), "--range", "1..2", "--out", str(tmp_path))
+    assert code == 2 and "has no [parameter]" in err and "--d" not in err
+    code, out, err = run_cli(capsys, "explore", str(ROOT / "proofs" / "tournament_complete.toml"), "--range", "4..4",
+                             "--timeout", "1", "--out", str(tmp_path))  # K_4: 24 (25 by LE) <= m* <= 38
+    assert code == 0, err
+    row = next(line for line in out.splitlines() if line.strip().startswith("4 "))
+    assert "unknown unknown" not in row and "undecided: the box has" in row and row.endswith(")"), row
+
+
+def test_search_timeout_message_names_only_its_own_options():
+    from headfusion.guards import deadline
+    from headfusion.spec.errors import ResourceLimit
+
+    with pytest.raises(ResourceLimit) as info:
+        with deadline(0.05, "search", "a larger --timeout"):
+            while True:
+                pass
+    assert "--no-atoms-list" not in str(info.value) and "a larger --timeout" in str(info.value)
+
+
+def test_progress_bars_on_a_terminal_and_log_lines_otherwise(monkeypatch, capsys):
+    from headfusion.cli import progress as module
+
+    monkeypatch.setattr(module, "LOG_AFTER", 0.0)
+    job = module.Progress("explore", total=4, unit="value")
+    assert job.bar is None  # stderr is not a terminal here
+    job.update(done=1, note="d = 2: searching")
+    job.update(done=2)  # within LOG_EVERY of the last line: nothing more
+    job.close()
+    err = capsys.readouterr().err
+    assert err.startswith("headfusion: explore: 1/4 values done, 3 open") and "d = 2: searching" in err
+    assert err.count("\n") == 1
+    quiet = module.Progress("explore", total=4, quiet=True)
+    quiet.update(done=1, note="x")
+    assert capsys.readouterr().err == ""
+    monkeypatch.setattr(module, "_is_terminal", lambda: True)
+    bar = module.Progress("search", total=8, unit="cube")
+    bar.update(done=3, note="2 running")
+    assert bar.bar is not None and bar.bar.n == 3 and bar.bar.total == 8
+    bar.close()
+
+
+@pytest.mark.slow
+def test_the_tour_runs_as_written_on_a_fresh_checkout(tmp_path):
+    """Every command of "A short tour", in order, in a folder with no out/ yet (explore excepted: slow)."""
+    tour = _section("## A short tour")
+    lines = [re.sub(r"\s+#.*$", "", line) for line in _blocks(tour)[0]]
+    shutil.copytree(ROOT / "proofs", tmp_path / "proofs")
+    for line in lines:
+        if " explore " in line:
+            continue
+        done = _run(line, tmp_path)
+        assert done.returncode == 0, (line, done.stderr)
+    assert (tmp_path / "out" / "w3m7.smt2").exists() and (tmp_path / "out" / "W_d3.json").exists()

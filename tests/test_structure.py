@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import json
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, event, given, settings, strategies as st
@@ -247,3 +248,13 @@ def test_lemmas_are_at_most_the_minimum_1d(heads):
 @given(st.lists(heads_2d, min_size=1, max_size=3))
 def test_lemmas_are_at_most_the_minimum_2d(heads):
     _check_below_minimum(" + ".join(_spec_2d(h) for h in heads))
+
+
+@pytest.mark.slow
+def test_a_certificate_past_the_kernels_limits_is_refused_in_one_line(tmp_path, monkeypatch, capsys):
+    """K_6: its block identity needs 8.6M term pairs, over verify's 2M; certify says so (exit 2), no traceback."""
+    monkeypatch.chdir(tmp_path)
+    spec = str(Path(__file__).resolve().parent.parent / "proofs" / "tournament_complete.toml")
+    code, out, err = run_cli(capsys, "certify", spec, "--d", "6", "--no-search", "--no-pdf")
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and "verification limit" in err
+    assert not (tmp_path / "out").exists() or not list((tmp_path / "out").iterdir())

@@ -17,10 +17,11 @@ from headfusion.algebra.expform import exponential_form
 from headfusion.bounds.lower import face_limit_bound, newton_bound
 from headfusion.bounds.structural import structural_bounds
 from headfusion.kernel import statements
-from headfusion.kernel.base import CheckFailed, sha256
+from headfusion.kernel.base import CheckFailed, SchemaError, sha256
 from headfusion.kernel.model import model_from_json
 from headfusion.kernel.verify import FORMAT, KINDS, check_of, summary, theorem_facts, verify_certificate
 from headfusion.proof import evidence
+from headfusion.spec.errors import ResourceLimit
 from headfusion.spec.model import Spec
 
 PROVENANCE_NOTE = "provenance only: not part of what the kernel checks"
@@ -135,7 +136,10 @@ def build_certificate(spec: Spec, command: list[str], search_results: list[dict]
     if tree is not None and every_d is None:
         drafts.append(("lower:face", evidence.face_evidence(tree)))
     drafts += search_claims(search_results or [])
-    complete(cert, [(f"lemma:{i}", {}) for i in lemmas_for(drafts)] + drafts + [("theorem", {})])
+    try:
+        complete(cert, [(f"lemma:{i}", {}) for i in lemmas_for(drafts)] + drafts + [("theorem", {})])
+    except SchemaError as exc:  # a claim the kernel would refuse to replay: refused now, with the limit named
+        raise ResourceLimit(f"the certificate would exceed what verify replays ({exc}); analyze answers this function") from None
     cert["metadata"] = {"note": PROVENANCE_NOTE, "versions": versions(), "command": command,
                         "notes": [n for n in [face_note, *(notes or [])] if n]}
     failed = [r for r in verify_certificate(cert).rows if r[2] == "failed"]

@@ -116,3 +116,14 @@ def test_every_d_certificate_for_w_is_short_and_verifies(tmp_path):
     assert written and 1 <= int(written.group(1)) <= 6, written and written.group(0)
     assert main(["verify", str(json_path)]) == 0
     assert r"m^*(F_d)=2^d" in tex.read_text()
+
+
+@needs_latex
+@pytest.mark.parametrize("spec,minimum", [("sigmoid(q1) - sigmoid(q1) + sigmoid(q2)", 2), ("sigmoid(q1) - sigmoid(q1)", 1)],
+                         ids=["zero-block", "zero-function"])
+def test_zero_blocks_and_zero_functions_certify_compile_and_verify(tmp_path, spec, minimum):
+    """A block whose heads cancel has Q′_B = 1: its Newton polytope is a point (issue 19: LaTeX failed here)."""
+    json_path, tex_path = _certify([spec], tmp_path)
+    assert tex_path.with_suffix(".pdf").exists()
+    assert json.loads(json_path.read_text())["summary"]["minimum"] == minimum
+    assert main(["verify", str(json_path)]) == 0

@@ -354,9 +354,9 @@ def tex_linear(sparse: Iterable[Sequence[Any]], symbol: str = "q") -> str:
 
 
 def tex_vector(values: Sequence[Any]) -> str:
-    """A dense vector (JSON rationals) as a row vector; long ones as sparse sums of e_j."""
+    """A dense vector (JSON rationals) as a row vector; long ones as sparse sums of unit vectors 1_j."""
     if len(values) > MAX_DENSE_DIMENSION:
-        return tex_linear(([j + 1, v] for j, v in enumerate(values) if as_fraction(v) != 0), "e")
+        return tex_linear(([j + 1, v] for j, v in enumerate(values) if as_fraction(v) != 0), r"\mathbf{1}")
     return "(" + ",".join(tex_rational(v) for v in values) + ")"
 
 

@@ -258,7 +258,7 @@ def test_refutations_are_proofs_and_testimony_stays_apart():
     assert r"\section{Searches with checked results}" in checked
     assert r"\texttt{search:m2}: no head with at most 2 atoms" in checked
     assert checked.count("The whole tree follows") == 2 and "too many to print" not in checked
-    assert re.search(r"^3 & OUT: none; IN: \$\(0\), \(2\), \(3\)\$ & count: \$3>m=2\$ points IN\\\\$", checked, re.M)
+    assert re.search(r"^3 & OUT: none; IN: \$\(0\),\\allowbreak \(2\),\\allowbreak \(3\)\$ & count: \$3>m=2\$ points IN\\\\$", checked, re.M)
     assert re.search(r"^6 & OUT: \$\(0\)\$; IN: none & layer \$1\$: its points \$\(0\)\$ are OUT\\\\$", checked, re.M)
     assert r"0 & $2D_{(0)} - N_{(3)}$\\" in checked and r"$N_{(3)}$ & $2g_{(0)}$\\" in checked  # 2g_0 − 2g_0 = 0
     assert r"The box is $G=\{0\}$ with 1 unknown $g_\gamma$" in checked  # not {0,...,0}

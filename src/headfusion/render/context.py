@@ -147,6 +147,8 @@ def _evidence_kinds(claims: dict[str, dict], ctx: dict) -> str:
         kinds.append("Newton polytopes with integer witnesses")
     if any(sh.get("newton") and sh["newton"].get("method") == "parallelepiped" and sh["newton"].get("k") for sh in shapes):
         kinds.append("parallelepipeds of independent binomials")
+    if not kinds and shapes and all(sh.get("newton") and sh["newton"].get("k") == 0 for sh in shapes):
+        kinds.append("a unit denominator")
     kinds += [text for key, text in (("classes", "a table of class sums"), ("edges", "a spanning tree of rigid edges")) if ctx[key]]
     if ctx["faces"]["present"]:
         kinds.append("a face-limit tree")
@@ -198,7 +200,7 @@ def build_context(cert: dict) -> dict:
         "theorem_statement": statement_tex(theorem.get("statement", "")),
         "sketch": proof_sketch(cert),
         "lemmas": lemmas,
-        "notation": notation_rows({lm["id"] for lm in lemmas}),
+        "notation": notation_rows({lm["id"] for lm in lemmas} | ({"attn"} if any("attn" in str(h.get("label", "")) for h in cert["model"]["heads"]) else set())),
         "heads": heads_context(cert),
         "exp": exp_form_context(cert, claims),
         "construction": construction_context(claims),

@@ -26,7 +26,7 @@ from headfusion.render.tex import (as_fraction, frac_tex, math_safe_statement, t
 
 MAX_EXAMPLE_ROWS = 10  # multiplier rows of the Farkas example
 MAX_ROW_TERMS = 12  # terms of one row shown
-MAX_BRANCH_POINTS = 8  # OUT / IN points of the example's branch shown
+MAX_BRANCH_POINTS = 64  # OUT / IN points of a path shown
 
 Point = tuple[int, ...]
 
@@ -103,7 +103,7 @@ def _row_tex(row: dict[Point, Fraction]) -> str:
 
 def _points_tex(points: frozenset | list) -> str:
     items = sorted(points)
-    text = ", ".join(_point(e) for e in items[:MAX_BRANCH_POINTS])
+    text = r",\allowbreak ".join(_point(e) for e in items[:MAX_BRANCH_POINTS])
     return text + (rf", \dots\ (\text{{{len(items)} in all}})" if len(items) > MAX_BRANCH_POINTS else "")
 
 
@@ -253,13 +253,14 @@ def refutations_context(cert: dict) -> list[dict]:
             if shown is not None and shown.sizes is not None:
                 size = prod(s + 1 for s in shown.sizes)
                 entry.update(box=_box_tex(shown.sizes), unknowns=f"{tex_int(size)} unknown" + ("" if size == 1 else "s") + r" $g_\gamma$",
-                             points=tex_int(len(shown.D)), depth=tex_int(max(d for _, d, _, _ in shown.walk)))
+                             points=tex_int(len(shown.D)), depth=tex_int(max(d for _, d, _, _ in shown.walk)),
+                             point_list=r",\allowbreak ".join(_point(e) for e in sorted(shown.D)) if len(shown.D) <= MAX_BRANCH_POINTS else None)
                 if sum(counts[k] for k in LEAF_KINDS) <= MAX_FULL_LEAVES:
                     entry["full"] = shown.full()
                 else:
                     entry["worked"] = shown.worked()
             else:
-                entry.update(box="?", unknowns="", points="?", depth="?")
+                entry.update(box="?", unknowns="", points="?", depth="?", point_list=None)
         else:
             atoms = ev.get("head", [])
             entry.update(

@@ -40,6 +40,7 @@ MAX_ATOM_ROWS = 32
 MAX_VERTEX_ROWS = 64
 MAX_FACE_ROWS = 64
 MAX_POLY_TERMS = 40
+MAX_DISPLAY_TERMS = 8  # longer polynomials are set in running text, where lines can break
 MAX_BLOCK_ROWS = 12
 MAX_SHAPES_SHOWN = 8
 MAX_FACTORS_SHOWN = 12
@@ -342,13 +343,14 @@ def exp_form_context(cert: dict, claims: dict[str, dict]) -> dict | None:
             "nblocks": len(members),
             "rep_block": members[0] + 1 if members else None,
             "rep_variables": ", ".join(f"q_{{{j}}}" for j in rep["variables"]),
-            "rep_heads": ", ".join(tex_tt(heads[h].get("label") or f"head {h + 1}") for h in rep["heads"][:6] if h < len(heads))
+            "rep_heads": ", ".join(_label_tex(heads[h].get("label"), f"head {h + 1}") for h in rep["heads"][:6] if h < len(heads))
             + (r", \dots" if len(rep["heads"]) > 6 else ""),
             "rank": len(shape["rows"]),
             "xvars": _shape_variables(shape, rep["variables"]),
             "P": _poly_or_count(shape["P"], t_scale),
             "Q": _poly_or_count(shape["Q"], t_scale),
             "support_size": len(_x_groups(shape["Q"])),
+            "long": max(len(shape["P"]), len(shape["Q"])) > MAX_DISPLAY_TERMS,
             "factors": _coprime_shape(coprime[s], shape, t_scale) if s < len(coprime) else None,
         }
         entry["newton"] = _newton_shape(newton[s], shape, coprime[s] if s < len(coprime) else None) if s < len(newton) else None

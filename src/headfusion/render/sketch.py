@@ -33,7 +33,10 @@ def _newton_sentence(cert: dict, claims: dict[str, dict]) -> str:
             rf"$F$ is a sum over ${nblocks}$ blocks of heads on disjoint variables, so $Q'=\prod_BQ'_B$ is the product of the"
             r" blocks' denominators in lowest terms and $\Newt(Q')=\prod_B\Newt(Q'_B)$ (Lemma~\ref{lem:LP})."
         )
-    if methods == {"parallelepiped"}:
+    units = all(len({tuple(e[:-1]) for e, _ in sh["Q"]}) == 1 for sh in claims.get("exp-form", {}).get("evidence", {}).get("shapes", []))
+    if units:
+        parts.append(r"Each $Q'_B$ is a unit (a monomial), so $\Newt(Q')$ is a point and $V=1$.")
+    elif methods == {"parallelepiped"}:
         parts.append(
             rf"Each $Q'_B$ is a product of binomials with linearly independent exponent differences, so its Newton polytope is a"
             rf" parallelepiped (Lemma~\ref{{lem:LZ}}), and $\Newt(Q')$ has $V={V}$ vertices."
@@ -63,13 +66,16 @@ def _classes_sentence(claims: dict[str, dict], summary: dict) -> str | None:
     k = len(first["sums"])
     tilted = any(str(r) != "1" or int(t) != 0 for r, t in first["tilt"])
     where = f" of Shape~{i + 1}" if len(claim["evidence"]["shapes"]) > 1 else ""
+    nblocks = len(claims.get("exp-form", {}).get("evidence", {}).get("blocks", []))
     poly = r"Q'_B(\rho_B\odot x)" if tilted else "Q'_B"
     tilt = " (after a positive tilt of the variables, which keeps supports and signs)" if tilted else ""
     return (
         r"Residue classes give more (Lemma~\ref{lem:LK}, Table~\ref{tab:classes}): the coefficients of"
         rf" ${poly}${where} add up to the same nonzero number on each of the ${k}$ classes modulo a sublattice of index ${k}${tilt}."
         r" A product $gQ'$ then has the same sum on every class, and for a head $D=gQ'$ with positive coefficients that sum is"
-        rf" positive, so every class holds a term of $D$: $m^*(F)\ge {tex_int(summary['residue_class_bound'])}$."
+        r" positive, so every class holds a term of $D$"
+        + (r"; the classes of the blocks combine (Lemmas~\ref{lem:LK}, \ref{lem:LP})" if nblocks > 1 else "")
+        + rf": $m^*(F)\ge {tex_int(summary['residue_class_bound'])}$."
     )
 
 
@@ -120,7 +126,7 @@ def proof_sketch(cert: dict) -> dict[str, Any]:
         r" $\Newt(D)=\Newt(g)+\Newt(Q')$, and a Minkowski sum has at least as many vertices as each summand"
         r" (Lemma~\ref{lem:L5}); every vertex of $\Newt(D)$ is a key of the head. "
         + _newton_sentence(cert, claims)
-        + rf" Hence every head for $F$ has at least ${tex_int(V)}$ atoms."
+        + rf" Hence every head for $F$ has at least ${tex_int(V)}$ atom{'' if V == 1 else 's'}."
     )
     paragraphs.append(newton)
     paragraphs += [text for text in (_classes_sentence(claims, summary), _edges_sentence(claims, summary)) if text]
@@ -129,7 +135,7 @@ def proof_sketch(cert: dict) -> dict[str, Any]:
         built = _atoms_of(claims["upper"]["evidence"]["heads"], blocks) if blocks else U
         how = (r"the product of the blocks' heads (one atom per tuple of block atoms, Lemma~\ref{lem:LP}; Section~\ref{sec:upper})"
                if len(blocks) > 1 else r"the head built in Section~\ref{sec:upper}")
-        paragraphs.append(rf"Conversely, {how} is a single head with ${tex_int(built)}$ atoms, so $m^*(F)\le {tex_int(built)}$.")
+        paragraphs.append(rf"Conversely, {how} is a single head with ${tex_int(built)}$ atom{'' if built == 1 else 's'}, so $m^*(F)\le {tex_int(built)}$.")
     face = _face_sentence(claims, (summary.get("face_limit_bound") or 0) >= lower)
     refuted = sorted(int(c["evidence"]["atoms"]) for cid, c in claims.items() if cid.startswith("search:") and "tree" in c["evidence"])
     found = sorted(int(c["evidence"]["atoms"]) for cid, c in claims.items() if cid.startswith("search:") and "tree" not in c["evidence"])
@@ -163,7 +169,8 @@ def proof_sketch(cert: dict) -> dict[str, Any]:
         paragraphs.append(
             r"For $F_d(q)=c_d+\sum_{j=1}^dF(q_j)$ the $d$ blocks are copies of $F$ on disjoint variables, so by"
             r" Lemma~\ref{lem:LP} the lowest-terms denominator of $F_d$ is the product of $d$ copies of $Q'$, one in the variables of"
-            rf" each block; the {by} the copies multiply (Lemmas~\ref{{lem:LP}}" + (r", \ref{lem:LK}" if "lower:classes" in claims else "")
+            rf" each block; the {by} the copies multiply ("
+            + (r"Lemmas~\ref{lem:LP}, \ref{lem:LK}" if "lower:classes" in claims else r"Lemma~\ref{lem:LP}")
             + r"), and the product head is the $d$-fold product of the head above: the bounds become $d$-th"
             rf" powers, and ${power}$ for every $d\ge1$ and every constant $c_d$ ($m^*$ does not change when a constant is added)."
             r" In closed form: an atom of the product head is a tuple $(k_1,\dots,k_d)$ of keys of the block head, with key"

@@ -5,7 +5,7 @@ built into headfusion, or the TOML text's function (expanded by the same parser 
 runs).  What a spec's author wrote in words — the TOML title and descriptions — is not checked:
 the title is printed labelled as the author's, the descriptions are left out of the printed TOML
 text, and no file name or path outside the certificate appears (a TOML spec's path in the recorded
-command becomes SPEC.toml, the embedded text).
+command becomes SPEC, a file holding the embedded text).
 """
 
 from __future__ import annotations
@@ -49,6 +49,35 @@ def _every_d_bound(summary: dict, name: str) -> str:
     if lower == upper:
         return rf"$m^*({name})={lower}^d$ for every $d\ge1$"
     return rf"${lower}^d\le m^*({name})\le {upper}^d$ for every $d\ge1$"
+
+
+def _unwrap_terms(text: str) -> str:
+    """'(sigmoid(a)) + (sigmoid(b))' -> 'sigmoid(a) + sigmoid(b)': parentheses around a term added with + change nothing."""
+    terms, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        depth += (ch == "(") - (ch == ")")
+        if depth == 0 and ch in "+-" and i > start and text[i - 1] == " ":
+            terms.append(text[start:i])
+            start = i
+    terms.append(text[start:])
+    out = []
+    for term in terms:
+        body = term.strip()
+        sign = body[0] if body[:1] in "+-" else ""
+        inner = body[1:].strip() if sign else body
+        if sign != "-" and inner.startswith("(") and inner.endswith(")") and _balanced(inner[1:-1]):
+            inner = inner[1:-1]
+        out.append((f" {sign} " if sign else "") + inner)
+    return "".join(out).strip()
+
+
+def _balanced(text: str) -> bool:
+    depth = 0
+    for ch in text:
+        depth += (ch == "(") - (ch == ")")
+        if depth < 0:
+            return False
+    return depth == 0
 
 
 def function_parts(cert: dict) -> dict:
@@ -99,7 +128,7 @@ def function_parts(cert: dict) -> dict:
         out["spec_description"] = (rf"The function of this certificate is the member $d={tex_int(spec.get('d') or 0)}$ of the family"
                                    rf" {tex_tt(spec.get('text', ''))} built into headfusion; as a sum of heads it is")
     else:
-        expanded = function_text(spec, limit=10**6)
+        expanded = _unwrap_terms(function_text(spec, limit=10**6))
         out["spec_math"] = formula_tex(expanded)
         out["title"] = ("$" + out["spec_math"] + "$") if out["spec_math"] else (
             rf"the TOML spec {tex_tt(toml_name)} at ${tex_text(parameter)}={tex_int(spec.get('d') or 0)}$")
@@ -110,7 +139,7 @@ def function_parts(cert: dict) -> dict:
 
 
 def command_text(command: object, spec: dict) -> tuple[str, bool]:
-    """The recorded command for typewriter type, without its --out folder and with a TOML path as SPEC.toml."""
+    """The recorded command for typewriter type, without its --out folder, a TOML path as SPEC, a --refutation file as FILE."""
     if not isinstance(command, list):
         return tex_breakable(str(command)), False
     out, skip, replaced = [], False, False
@@ -121,13 +150,13 @@ def command_text(command: object, spec: dict) -> tuple[str, bool]:
         if item in ("--out", "--refutation"):
             skip = item == "--out"
             if item == "--refutation":
-                out += [item, "FILE.json"]
+                out += [item, "FILE"]
                 skip = True
             continue
         if item.startswith("--out=") or item.startswith("--refutation="):
             continue
         if spec.get("kind") == "toml" and item.endswith(".toml"):
-            item, replaced = "SPEC.toml", True
+            item, replaced = "SPEC", True
         out.append(item)
     text = " ".join(shlex.quote(x) for x in out)
     return tex_breakable(text).replace("'", r"\textquotesingle{}").replace("`", r"\textasciigrave{}"), replaced

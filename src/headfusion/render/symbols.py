@@ -18,6 +18,7 @@ NOTATION: tuple[tuple[tuple[str, ...], str, str | None], ...] = (
     ((r"q", r"q_j"), r"the query and its coordinates", None),
     ((r"e",), r"Euler's number, and nothing else", None),
     ((r"\sigma",), r"the logistic function $\sigma(z)=1/(1+e^{-z})$", None),
+    ((r"\operatorname{attn}",), r"$\operatorname{attn}([\langle k_1,q\rangle,\dots],[v_1,\dots])=\sum_iv_ix^{k_i}/\sum_ix^{k_i}$: the head with these logits, weights $1$ and these values", "attn"),
     ((r"H", r"N", r"D"), r"a head $H=N/D$, its numerator and denominator (exponential polynomials)", None),
     ((r"k_i", r"b_i", r"\mu_i", r"v_i"), r"key, bias, weight $\mu_i=e^{b_i}$ and value of the atom $i$ of a head", None),
     ((r"a_h", r"c"), r"the scale of head $h$ and the constant of $F=c+\sum_ha_hH_h$", None),
@@ -49,10 +50,14 @@ NOTATION: tuple[tuple[tuple[str, ...], str, str | None], ...] = (
 )
 
 
-def notation_rows(lemmas: set[str]) -> list[dict[str, str]]:
-    """The rows of the notation table for a certificate printing `lemmas` (ids such as 'L5')."""
-    return [{"symbols": ", ".join(f"${s}$" for s in symbols), "meaning": meaning}
+def notation_rows(lemmas: set[str]) -> list[tuple[dict[str, str], dict[str, str]]]:
+    """The notation table for a certificate printing `lemmas` (ids such as 'L5'; 'attn' when a head is written so),
+    in two columns read down."""
+    rows = [{"symbols": ", ".join(f"${s}$" for s in symbols), "meaning": meaning}
             for symbols, meaning, needs in NOTATION if needs is None or needs in lemmas]
+    half = (len(rows) + 1) // 2
+    blank = {"symbols": "", "meaning": ""}
+    return [(rows[i], rows[half + i] if half + i < len(rows) else blank) for i in range(half)]
 
 
 _TAG = r"L[0-9A-Z]+"

@@ -400,7 +400,7 @@ def tex_poly(terms: Sequence[Sequence[Any]], t_scale: int, names: Sequence[str] 
         if c != 0:
             grouped.setdefault(tuple(int(e) for e in exponent[:-1]), []).append((int(exponent[-1]), c))
     parts: list[str] = []
-    for x_exp in sorted(grouped):
+    for x_exp in sorted(grouped, key=lambda e: (sum(e), sum(map(abs, e)), [-x for x in e])):  # by degree, then x_1 before x_2
         items = sorted(grouped[x_exp])
         x_part = _monomial(x_exp, names)
         first = not parts

@@ -131,11 +131,20 @@ LOWER_BY = {  # claim id -> where the lower bound comes from, in words
 }
 
 
-def _lower_by_text(claim_id: object) -> str | None:
-    """Which lemma gives the theorem's lower bound (a refutation: its section)."""
+def _lower_by_text(claim_id: object, every_d: bool = False) -> str | None:
+    """Which lemma gives the theorem's lower bound (a refutation: its section; for every d: the block's, to the power d)."""
     if isinstance(claim_id, str) and claim_id.startswith("search:"):
         return rf"a refutation tree (Lemma~\ref{{lem:LR}}, Section~\ref{{sec:refutations}}, claim \texttt{{{claim_id}}})"
-    return LOWER_BY.get(claim_id) if isinstance(claim_id, str) else None
+    text = LOWER_BY.get(claim_id) if isinstance(claim_id, str) else None
+    if text and every_d:
+        return text.replace(" (", " of $F$ (", 1) + r", raised to the power $d$ by Lemma~\ref{lem:LP}"
+    return text
+
+
+def _notation_flags(cert: dict) -> set[str]:
+    """Rows of the notation table needed beyond the lemmas: the family for every d, the attn notation of heads."""
+    flags = {"every_d"} if cert.get("spec", {}).get("every_d") else set()
+    return flags | ({"attn"} if any("attn" in str(h.get("label", "")) for h in cert["model"]["heads"]) else set())
 
 
 def _evidence_kinds(claims: dict[str, dict], ctx: dict) -> str:
@@ -200,14 +209,14 @@ def build_context(cert: dict) -> dict:
         "theorem_statement": statement_tex(theorem.get("statement", "")),
         "sketch": proof_sketch(cert),
         "lemmas": lemmas,
-        "notation": notation_rows({lm["id"] for lm in lemmas} | ({"attn"} if any("attn" in str(h.get("label", "")) for h in cert["model"]["heads"]) else set())),
+        "notation": notation_rows({lm["id"] for lm in lemmas} | _notation_flags(cert)),
         "heads": heads_context(cert),
         "exp": exp_form_context(cert, claims),
         "construction": construction_context(claims),
         "faces": faces_context(cert, claims),
         "classes": classes_context(summary, claims),
         "edges": edges_context(summary, claims),
-        "lower_by_text": _lower_by_text(summary.get("lower_bound_claim")),
+        "lower_by_text": _lower_by_text(summary.get("lower_bound_claim"), bool(spec.get("every_d"))),
         "refutations": refutations_context(cert),
         "refutation_p": P,
         "refutation_q": Q,

@@ -103,10 +103,13 @@ def _face_sentence(claims: dict[str, dict], same: bool) -> str | None:
     root = nodes[0]
     plus, minus = nodes[root["plus"]], nodes[root["minus"]]
     u = tex_linear(root["direction"], r"\mathbf{1}")
+    forms = [tex_face_form(plus["form"]), tex_face_form(minus["form"])]
+    limits = ("constant" if forms == [r"\text{const.}"] * 2
+              else rf"up to additive constants ${forms[0]}$ and ${forms[1]}$")
     return (
         r"The face-limit induction of Lemma~\ref{lem:L6}, the argument of~\cite{seed}, gives " + ("the same bound" if same else "a weaker bound") + ": along"
-        rf" $u={u}$ the limits $F_u(q)=\lim_{{\tau\to\infty}}F(q+\tau u)$ and $F_{{-u}}$ are, up to additive constants,"
-        rf" ${tex_face_form(plus['form'])}$ and ${tex_face_form(minus['form'])}$, and $F$ is not invariant along $u$, so"
+        rf" $u={u}$ the limits $F_u(q)=\lim_{{\tau\to\infty}}F(q+\tau u)$ and $F_{{-u}}$ are {limits},"
+        r" and $F$ is not invariant along $u$, so"
         rf" $m^*(F)\ge m^*(F_u)+m^*(F_{{-u}})\ge {tex_int(plus['bound'])}+{tex_int(minus['bound'])}={tex_int(root['bound'])}$;"
         rf" the recursion over ${len(nodes)}$ functions (Section~\ref{{sec:faces}}) ends at constants, for which $m^*=1$."
     )

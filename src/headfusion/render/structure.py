@@ -69,6 +69,7 @@ def classes_context(summary: dict, claims: dict[str, dict]) -> dict | None:
     product = r"\cdot ".join(str(k) if n == 1 else f"{k}^{{{n}}}" for k, n in sorted(factors.items(), reverse=True))
     bound = tex_int(summary["residue_class_bound"])
     return {"shapes": shapes, "bound": bound, "product": product if product != bound else None,
+            "tilted": any(shape["tilt"] for shape in shapes),
             "nblocks": len(exp["evidence"]["blocks"]), "mixed": any(item is None for item in claim["evidence"]["shapes"])}
 
 

@@ -34,19 +34,20 @@ NOTATION: tuple[tuple[tuple[str, ...], str, str | None], ...] = (
     ((r"g",), r"the cofactor of a head: $D=gQ'$, $N=gP'$ (Lemma~\ref{lem:L4})", None),
     ((r"\operatorname{Newt}", r"V"), r"Newton polytope (convex hull of the support); $V=\#\operatorname{vert}\operatorname{Newt}(Q')$", None),
     ((r"\omega",), r"a linear functional; a \emph{witness} is an integer $\omega$ maximal on $\operatorname{supp}Q'_B$ exactly at a vertex or the points of an edge", None),
+    ((r"d", r"F_d", r"c_d"), r"in the theorem for every $d$: the number of copies of $F$, their sum $c_d+\sum_{j=1}^dF(q_j)$, its constant", "every_d"),
     ((r"m", r"m^*"), r"a number of atoms; the least number of atoms of a head equal to $F$", None),
     ((r"u", r"\tau", r"F_u"), r"a direction, a real parameter, the face limit $F_u(q)=\lim_{\tau\to\infty}F(q+\tau u)$", "L6"),
     ((r"T^+", r"T^-"), r"the atoms of a head on its top and bottom face along $u$", "L6"),
     ((r"s", r"\nu_i"), r"a number of binomials; the multiplicity of binomial $i$", "LZ"),
     ((r"\mathcal{A}", r"\mathcal{B}"), r"polytopes (in the proofs, $\operatorname{Newt}(g)$ and $\operatorname{Newt}(Q')$)", "L5"),
-    ((r"\varphi_0", r"\varphi_1", r"r_f"), r"the coefficients of a binomial $f=\varphi_0x^{p_0}+\varphi_1x^{p_1}$; the remainder of $P'$ by $f$", "LC"),
+    ((r"f", r"\varphi_0", r"\varphi_1", r"\eta", r"r_f"), r"a factor of $Q'$, the coefficients of a binomial $f=\varphi_0x^{p_0}+\varphi_1x^{p_1}$, a vector with $\langle\eta,p_1-p_0\rangle=1$, the remainder of $P'$ by $f$", "LC"),
     ((r"\kappa", r"y", r"A", r"A'", r"\chi"), r"a substitution $x_\ell\mapsto y^{\kappa_\ell}$; B\'ezout cofactors; a common factor", "LC"),
     ((r"\xi",), r"a difference of two exponents (points) of one polynomial", "LC"),
     ((r"\mathcal{K}", r"M_B", r"K_B", r"\rho_B", r"C_B", r"\alpha"), r"a set of blocks; a sublattice of $\Lambda_B$, its index, a positive tilt $x\mapsto\rho_B\odot x$, the common class sum; a class", "LK"),
     ((r"\delta", r"\operatorname{len}", r"n", r"\zeta"), r"the primitive direction of an edge, lattice length, the length of an edge of $\operatorname{Newt}(D)$, $\zeta=x^\delta$", "LE"),
     ((r"\psi", r"\hat P"), r"the vertex of $\mathcal{A}$ paired with a vertex of $\mathcal{B}$; the terms of $P'$ on a top level of $Q'$", "LE"),
     ((r"G", r"\gamma", r"E"), r"the box of $g$ for $m$ atoms, a point of it ($g=\sum_{\gamma\in G}g_\gamma x^\gamma$), $E=G+\operatorname{supp}Q'$", "LR"),
-    ((r"\theta", r"\pi", r"\lambda"), r"Farkas multipliers; a coordinate permutation with $P'\circ\pi=\lambda P'$, $Q'\circ\pi=\lambda Q'$", "LR"),
+    ((r"\theta", r"\pi", r"\lambda"), r"Farkas multipliers; a coordinate permutation with $P'_{\pi p}=\lambda P'_p$, $Q'_{\pi p}=\lambda Q'_p$", "LR"),
 )
 
 

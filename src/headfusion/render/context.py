@@ -16,7 +16,8 @@ import re
 from headfusion.render.files import sanitize_slug
 from headfusion.render.names import claim_names, lemma_tag
 from headfusion.render.search import refutation_polys, refutations_context, testimony_context
-from headfusion.render.sections import construction_context, exp_form_context, faces_context, heads_context
+from headfusion.render.faces import faces_context
+from headfusion.render.sections import construction_context, exp_form_context, heads_context
 from headfusion.render.sketch import proof_sketch
 from headfusion.render.source import command_text, function_parts, source_lines
 from headfusion.render.structure import classes_context, edges_context

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from headfusion.render.sections import _atoms_of, tex_face_form
+from headfusion.render.faces import tex_face_form
+from headfusion.render.sections import _atoms_of
 from headfusion.render.tex import tex_int, tex_linear, tex_vector
 
 

@@ -105,7 +105,7 @@ def test_certificate_compiles_without_warnings(tmp_path, name, args):
 
 @needs_latex
 def test_every_d_certificate_for_w_is_short_and_verifies(tmp_path):
-    """The seed paper's theorem for every d: at most 6 pages, and the kernel replays it."""
+    """The seed paper's theorem for every d: at most 7 pages, and the kernel replays it."""
     json_path, tex_path = _certify(["W", "--every-d"], tmp_path)
     build = tmp_path / "build"
     build.mkdir()
@@ -113,6 +113,73 @@ def test_every_d_certificate_for_w_is_short_and_verifies(tmp_path):
     tex.write_bytes(tex_path.read_bytes())
     compile_pdf(tex, latex_engine())
     written = re.search(r"Output written on .*?\((\d+) pages?", tex.with_suffix(".log").read_text(errors="replace"), re.S)
-    assert written and 1 <= int(written.group(1)) <= 6, written and written.group(0)
+    assert written and 1 <= int(written.group(1)) <= 7, written and written.group(0)  # 7 with the notation table
     assert main(["verify", str(json_path)]) == 0
     assert r"m^*(F_d)=2^d" in tex.read_text()
+
+
+@needs_latex
+@pytest.mark.parametrize("spec,minimum", [("sigmoid(q1) - sigmoid(q1) + sigmoid(q2)", 2), ("sigmoid(q1) - sigmoid(q1)", 1)],
+                         ids=["zero-block", "zero-function"])
+def test_zero_blocks_and_zero_functions_certify_compile_and_verify(tmp_path, spec, minimum):
+    """A block whose heads cancel has Q′_B = 1: its Newton polytope is a point (issue 19: LaTeX failed here)."""
+    json_path, tex_path = _certify([spec], tmp_path)
+    assert tex_path.with_suffix(".pdf").exists()
+    assert json.loads(json_path.read_text())["summary"]["minimum"] == minimum
+    assert main(["verify", str(json_path)]) == 0
+
+
+ROOT = Path(__file__).resolve().parent.parent
+PROOF_SPECS = [[f"proofs/{p.name}"] for p in sorted((ROOT / "proofs").glob("*.toml"))]  # each at its default parameter
+README_SPECS = [  # the README's table of proved minima, row by row
+    ["sigmoid(q1)+sigmoid(2*q1)"], ["sigmoid(q1)+sigmoid(q1+log(2))"], ["attn([0,q1,2*q1],[0,1,3])"], ["tanh(q1)+tanh(q2)"],
+    ["sigmoid(q1-q2)+sigmoid(q2-q3)+sigmoid(q1-q3)"], ["sigmoid(q1)+sigmoid(q2)+sigmoid(q1+q2)"],
+    ["attn([0,q1,2*q1],[0,1,3])+attn([0,q2,2*q2],[0,1,3])"], ["W", "--d", "2"], ["W", "--d", "3"],
+]
+FILE_NAME = re.compile(r"[\w.-]+\.(?:json|toml|md|py|smt2|tex|pdf|txt|log|csv)\b")
+
+
+def notation_symbols(tex: str) -> list[str]:
+    """The symbols of the notation table (Table 'Notation'), one entry per symbol, in order."""
+    table = tex.split(r"\label{tab:notation}")[1].split(r"\end{longtable}")[0].split(r"\endhead")[1]
+    symbols = []
+    for row in table.split("\\\\\n"):
+        cells = row.split(" & ")
+        for cell in cells[0:1] + cells[2:3]:
+            symbols += [s.strip().strip("$") for s in cell.split("$, $") if s.strip().strip("$")]
+    return symbols
+
+
+def document_problems(tex: str, log: str, slug: str) -> list[str]:
+    """What a referee must never meet: None, [U+…], a file name or path outside the certificate, LaTeX problems, a symbol defined twice."""
+    found = [f"'{w}' in the text" for w in ("None", "[U+") if w in tex]
+    plain = tex.replace(r"\_", "_").replace(r"\allowbreak{}", "")
+    found += [f"file name {n}" for n in sorted(set(FILE_NAME.findall(plain))) if n != f"{slug}.json"]
+    found += [f"path {p}" for p in ("proofs/", "/tmp/", "/work/", "/home/", "DESIGN") if p in plain]
+    found += _problems(log)
+    symbols = notation_symbols(tex)
+    found += [f"notation symbol {s} defined twice" for s in sorted({s for s in symbols if symbols.count(s) > 1})]
+    return found
+
+
+@pytest.mark.slow
+@needs_latex
+@pytest.mark.parametrize("args", PROOF_SPECS + README_SPECS, ids=[" ".join(a) for a in PROOF_SPECS + README_SPECS])
+def test_every_certificate_of_proofs_and_of_the_readme_reads_clean(tmp_path, args):
+    """Every certificate a referee may be handed compiles without warnings and holds nothing a referee must never meet."""
+    json_path, tex_path = _certify(args, tmp_path / "cert")
+    build = tmp_path / "build"
+    build.mkdir()
+    tex = build / tex_path.name
+    tex.write_bytes(tex_path.read_bytes())
+    compile_pdf(tex, latex_engine())
+    log = tex.with_suffix(".log").read_text(encoding="utf-8", errors="replace")
+    assert document_problems(tex.read_text(), log, json_path.stem) == []
+    assert len(notation_symbols(tex.read_text())) > 20
+
+
+def test_the_document_checks_catch_what_they_look_for():
+    tex = r"\label{tab:notation}\\ x\endhead" + "\n$p$ & a & $q$, $p$ & b\\\\\n" + r"\end{longtable} see proofs/x.toml, None"
+    problems = document_problems(tex, "Overfull \\hbox (1pt too wide)\nLaTeX Warning: Reference `a' on page 1 undefined", "c")
+    assert {"'None' in the text", "file name x.toml", "path proofs/", "notation symbol p defined twice"} <= set(problems)
+    assert any(p.startswith("Overfull") for p in problems) and any("undefined" in p for p in problems)

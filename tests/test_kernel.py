@@ -248,7 +248,7 @@ def test_extra_fields_and_oversized_questions_are_refused(w3, tmp_path, capsys):
         big["claims"].insert(at, {"id": f"lemma:{lemma}", "kind": "lemma", "title": f"Lemma {lemma} ({name})", "statement": text,
                                  "depends_on": deps, "evidence": {}})
     big["claims"].insert(-1, {"id": "search:m1000000", "kind": "refutation", "title": "No smaller head", "statement": "",
-                              "depends_on": ["coprime", "exp-form", "lemma:LP", "lemma:LR", "upper"],
+                              "depends_on": ["coprime", "exp-form", "lemma:LP", "lemma:LR"],
                               "evidence": {"atoms": 1000000, "tree": [["count"]], "multipliers": []}})
     with pytest.raises(SchemaError, match="limit"):
         verify_certificate(big)

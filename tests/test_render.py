@@ -15,7 +15,9 @@ import pytest
 from headfusion.render import write as render_write
 from headfusion.proof.claims import build_certificate
 from headfusion.render.errors import RenderError
-from headfusion.render.figures import claim_names, dag_layout
+from headfusion.render.names import claim_names
+from headfusion.render.source import source_lines
+from headfusion.render.symbols import lemma_refs
 from headfusion.render.files import INSTALL_HINT, latex_engine, sanitize_slug
 from headfusion.render.latex import render_latex
 from headfusion.render.tex import log2_int, math_safe_statement, tex_int, tex_number, tex_poly
@@ -91,22 +93,16 @@ def test_slug_is_sanitised():
     assert sanitize_slug("") == "certificate"
 
 
-def test_dag_layout_is_layered_and_deterministic():
+def test_lemmas_are_referenced_by_their_printed_numbers():
     cert = cert_for("W", 3)
-    claims = cert["claims"]
     names = claim_names(cert)
-    layout = dag_layout(claims, names)
-    layer = {n["id"]: n["layer"] for n in layout["nodes"]}
-    assert not any(cid.startswith("lemma:") for cid in layer)  # lemmas are named inside the nodes that use them
-    assert layer["def:F"] == 0 and layer["exp-form"] == 1 and layer["coprime"] == 2 and layer["lower:newton"] == 3
-    deps = {c["id"]: [d for d in c["depends_on"] if d in layer] for c in claims if c["id"] in layer}
-    for cid, ds in deps.items():  # a claim sits one layer right of its deepest drawn dependency
-        assert layer[cid] == (1 + max(layer[d] for d in ds) if ds else 0)
-    assert layer["theorem"] == max(layer.values())
-    labels = {n["id"]: n["label"] for n in layout["nodes"]}
-    assert labels["lower:newton"].startswith(r"Newton bound $m^*\ge 8$") and "L5, LP, LZ" in labels["lower:newton"]
-    assert names["lemma:L5"] == "Lemma L5 (Newton polytopes)" and names["def:F"] == r"The function $F$"
-    assert layout == dag_layout(copy.deepcopy(claims), names)
+    assert names["lemma:L5"] == r"Lemma~\ref{lem:L5} (Newton polytopes)" and names["def:F"] == r"The function $F$"
+    assert lemma_refs("closes every case (Lemma LR); by Lemma LK, and Lemmas L3, L4 and LP") == (
+        r"closes every case (Lemma~\ref{lem:LR}); by Lemma~\ref{lem:LK}, and Lemmas~\ref{lem:L3}, \ref{lem:L4} and \ref{lem:LP}")
+    tex = render_latex(cert)
+    assert r"\renewcommand{\thelemma}" not in tex  # numbered 1, 2, ... in print order: no gaps
+    printed = [c["id"][6:] for c in cert["claims"] if c["kind"] == "lemma"]
+    assert re.findall(r"\\label\{lem:(\w+)\}", tex) == printed and "L3" not in printed and "LR" not in printed
 
 
 # -- documents ---------------------------------------------------------------------------------
@@ -117,16 +113,17 @@ def test_w3_tex_reads_as_a_complete_proof():
     tex = render_latex(cert)
     assert cert["format"] == "headfusion-certificate/2"
     assert r"m^*(F)=8" in tex
-    assert r"\label{tab:heads}" in tex and r"\label{tab:faces}" in tex
+    assert r"\label{tab:heads}" in tex and r"\label{sec:faces}" in tex and r"\label{tab:notation}" in tex
     # exponential form per shape: lattice basis, P'_B and Q'_B in lowest terms
     assert r"x_{1}=e^{q_{1}}" in tex
     assert r"P'_B&=x_{1}," in tex and r"Q'_B&=1 + x_{1}," in tex
     # lowest terms by the binomial rule; the parallelepiped of Lemma LZ; the product rule
-    assert r"\item $1 + x_{1}$, exponent difference $(1)$:" in tex and r"\emph{binomial rule}" in tex
-    assert r"parallelepiped with $2^{1}=2$ vertices" in tex
+    assert r"\item $f=1 + x_{1}$: \emph{binomial rule}" in tex and r"$p_1-p_0=(1)$ is primitive" in tex
+    assert r"the remainder of $P'_B$ by $f$ is" in tex and r"$r_f=-1\ne0$" in tex  # x_1 at x_1 = −1
+    assert r"is a segment, with $2$ vertices" in tex
     assert re.search(r"^\(0\) & 0 & 1 & 0\\\\$", tex, re.M) and re.search(r"^\(1\) & q_\{1\} & 1 & 1\\\\$", tex, re.M)
     assert r"$2^{3}=8$ atoms" in tex
-    assert re.search(r"^0 & \\raggedright \$\\sigma\(q_\{1\}\) \+ \\sigma\(q_\{2\}\) \+ \\sigma\(q_\{3\}\)\$ & \$e_\{1\}\$ & 1 & 1 & \$8\$", tex, re.M)
+    assert r"\item[0.] $\sigma(q_{1}) + \sigma(q_{2}) + \sigma(q_{3})$: along $u=\mathbf{1}_{1}$, $F_u\simeq" in tex
     lemmas = [c["id"][6:] for c in cert["claims"] if c["kind"] == "lemma"]
     for lemma in lemmas:
         assert rf"\label{{lem:{lemma}}}" in tex
@@ -142,7 +139,7 @@ def test_theorem_shows_only_the_kernel_statement():
         tex = render_latex(cert)
         body = tex.split(r"\begin{theorem}\label{thm:main}")[1].split(r"\end{theorem}")[0]
         statement = next(c["statement"] for c in cert["claims"] if c["id"] == "theorem")
-        assert body.strip() == r"Let $F$ be the function of Table~\ref{tab:heads}. Then " + statement
+        assert body.strip() == r"Let $F$ be the function of Table~\ref{tab:heads}. Then " + lemma_refs(statement)
 
 
 def test_render_is_deterministic_and_independent_of_dict_order():
@@ -165,7 +162,7 @@ def test_large_family_is_summarised_not_listed():
     assert len(tex) < 60_000
     assert r"m^*(F)=2^{1000}" in tex
     assert "more heads" not in tex and "more blocks" not in tex  # 1000 identical heads: one row with their count
-    assert re.search(r"^1--1000 & \\texttt\{sigmoid\(q1\)\}, \\dots, \\texttt\{sigmoid\(q1000\)\}", tex, re.M)
+    assert re.search(r"^1--1000 & \$\\sigma\(q_\{j\}\)\$, \$j=1,\\dots,1000\$", tex, re.M)
     assert r"& q_{j} & 1 & 1\\" in tex
     assert re.search(r"that is\s+\$2\^\{1000\}\$ atoms", tex)  # construction described by the product rule
     assert r"\cdots(1 + x_{1000})" in tex  # Q' = Π_B Q'_B written with its first and last factors
@@ -203,11 +200,11 @@ def test_transcendental_weights_render_as_powers_of_e():
 def test_bezout_identities_are_written_out():
     tex = render_latex(cert_for("sigmoid(q1) + sigmoid(2*q1)"))
     assert r"\emph{B\'ezout identity}" in tex
-    assert r"P'_B(y^a)&=y + y^{2} + 2y^{3}" in tex and r"f(y^a)&=1 + y^{2}" in tex
+    assert r"P'_B(y^\kappa)&=y + y^{2} + 2y^{3}" in tex and r"f(y^\kappa)&=1 + y^{2}" in tex
     assert r"A&=-y^{-1} - 1,\qquad A'=3 + 2y" in tex
-    assert r"A\,P'_B(y^a)+A'\,f(y^a)&=2," in tex  # (−1/y − 1)(y + y² + 2y³) + (3 + 2y)(1 + y²) = 2
+    assert r"A\,P'_B(y^\kappa)+A'\,f(y^\kappa)&=2," in tex  # (−1/y − 1)(y + y² + 2y³) + (3 + 2y)(1 + y²) = 2
     tex = render_latex(cert_for("attn([0,q1,q2],[1,2,5]) + sigmoid(q1)"))
-    assert r"x_{1}=y,\ x_{2}=y^{2}" in tex and r"A\,P'_B(y^a)+A'\,f(y^a)&=13," in tex
+    assert r"x_{1}=y,\ x_{2}=y^{2}" in tex and r"A\,P'_B(y^\kappa)+A'\,f(y^\kappa)&=13," in tex
 
 
 def test_vertex_witnesses_are_tabulated_with_margins():
@@ -215,7 +212,8 @@ def test_vertex_witnesses_are_tabulated_with_margins():
     rows = re.findall(r"^\(([\d,]+)\) & \(([-\d,]+)\) & (\d+)\\\\$", tex, re.M)  # vertex, witness, margin
     assert len(rows) == 6 and all(int(r[2]) >= 1 for r in rows)
     assert r"\cite{stanley}" in tex and r"\bibitem{zaslavsky}" in tex  # the graphical zonotope, with its references
-    assert r"\section{The TOML source of the function}" in tex and r"{[}graph{]}" in tex  # brackets braced (tex_text)
+    assert r"\section{The TOML spec of the function}" in tex and r"{[}graph{]}" in tex  # brackets braced (tex_text)
+    assert "description =" not in tex.split(r"\label{sec:source}")[1] and "DESIGN" not in tex  # the author's words are left out
 
 
 def test_no_series_plot():
@@ -256,13 +254,14 @@ def test_refutations_are_proofs_and_testimony_stays_apart():
     tex = render_latex(cert)
     assert cert["summary"]["status"] == "proved" and r"m^*(F)=4" in tex
     checked, testimony = tex.split(r"\section{Solver testimony (not checked)}")
-    # the refutations: tree sizes, leaves by kind, one Farkas leaf written out with its rows
+    # the refutations: small trees in full (every node with its path, every multiplier vector with its rows)
     assert r"\section{Searches with checked results}" in checked
     assert r"\texttt{search:m2}: no head with at most 2 atoms" in checked
-    assert "One Farkas leaf, written out" in checked and checked.count("One Farkas leaf") == 1
-    assert re.search(r"^D_\{\(0\)\} & 2 & \$\\ge1\$ \(IN\) & g_\{\(0\)\}\\\\$", checked, re.M)  # D_0 = g_0 ≥ 1
-    assert re.search(r"^N_\{\(3\)\} & -1 & \$=0\$ \(OUT\) & 2g_\{\(0\)\}\\\\$", checked, re.M)  # N_3 = 2 g_0 = 0
-    assert r"\sum\lambda r=2>0" in checked
+    assert checked.count("The whole tree follows") == 2 and "too many to print" not in checked
+    assert re.search(r"^3 & OUT: none; IN: \$\(0\),\\allowbreak \(2\),\\allowbreak \(3\)\$ & count: \$3>m=2\$ points IN\\\\$", checked, re.M)
+    assert re.search(r"^6 & OUT: \$\(0\)\$; IN: none & layer \$1\$: its points \$\(0\)\$ are OUT\\\\$", checked, re.M)
+    assert r"0 & $2D_{(0)} - N_{(3)}$\\" in checked and r"$N_{(3)}$ & $2g_{(0)}$\\" in checked  # 2g_0 − 2g_0 = 0
+    assert r"The box is $G=\{0\}$ with 1 unknown $g_\gamma$" in checked  # not {0,...,0}
     # testimony and undecided searches: listed apart, with solvers and hash, never in the theorem or the proof
     assert "testimony:m1" not in checked and "unknown:m3" not in checked.split(r"\section{The claims and the proof of Theorem")[0]
     assert r"z3 4.13.0 (\emph{unsat})" in testimony and "cvc5 1.2.0" in testimony and "abababab" in testimony
@@ -272,6 +271,18 @@ def test_refutations_are_proofs_and_testimony_stays_apart():
     theorem = tex.split(r"\begin{theorem}")[1].split(r"\end{theorem}")[0]
     assert "testimony" not in theorem and "solver" not in theorem.lower()
     assert "checked" not in testimony.split(r"\section{The claims and the proof of Theorem")[0].replace("not checked", "").replace(r"\emph{not} checked", "")
+
+
+def test_large_trees_show_one_worked_leaf_of_each_kind(monkeypatch):
+    from headfusion.render import search
+
+    monkeypatch.setattr(search, "MAX_FULL_LEAVES", 2)  # the trees of _search_cert have 4 and 8 leaves
+    checked = render_latex(_search_cert()).split(r"\section{Solver testimony (not checked)}")[0]
+    assert "The whole tree follows" not in checked and checked.count("too many to print") == 2
+    assert r"\emph{A count leaf.}" in checked and r"\emph{A layer leaf.}" in checked and checked.count(r"\emph{A Farkas leaf.}") == 2
+    assert re.search(r"^D_\{\(0\)\} & 2 & \$\\ge1\$ \(IN\) & g_\{\(0\)\}\\\\$", checked, re.M)  # D_0 = g_0 ≥ 1
+    assert re.search(r"^N_\{\(3\)\} & -1 & \$=0\$ \(OUT\) & 2g_\{\(0\)\}\\\\$", checked, re.M)  # N_3 = 2 g_0 = 0
+    assert r"\sum\theta_p=2>0" in checked and r"\lambda" not in checked.split(r"\section{Searches")[1]
 
 
 def _evil_cert() -> dict:
@@ -290,7 +301,11 @@ def test_user_text_is_escaped_in_tex():
     assert r"\textbackslash{}input\{/etc/passwd\}" in tex
     assert r"50\%" in tex and r"a\_b" in tex and r"\#1" in tex and r"\&" in tex
     assert tex.count(r"\end{document}") == 1  # not even the TOML source can end the document
-    assert r"\ \ indented" in tex
+    lines = source_lines("name = 'x' # 50% a_b #1 &\n[function]\n  term = 'sigmoid(q1)'\n  description = \'\'\'\n\\end{document}\n\'\'\'\n")
+    assert r"50\%" in lines["lines"][0] and r"a\_b" in lines["lines"][0] and r"\#1" in lines["lines"][0] and r"\&" in lines["lines"][0]
+    assert lines["lines"][2].startswith(r"\ \ term") and len(lines["lines"]) == 3  # indentation kept, the description left out
+    assert lines["omitted"] and not lines["unshown"]
+    assert source_lines("not toml = = =")["unshown"]  # never shown unless it re-parses as the spec without the author's words
 
 
 # -- files and PDF ------------------------------------------------------------------------------
@@ -376,7 +391,7 @@ def test_search_certificate_compiles(tmp_path):
     assert paths["pdf"].exists() and paths["q.m1.smt2"].read_text() == "(check-sat)\n"
     text = pdf_text(paths["pdf"])
     if text is not None:
-        assert "Solver testimony (not checked)" in text and "One Farkas leaf, written out" in text
+        assert "Solver testimony (not checked)" in text and "The whole tree follows" in text
 
 
 @needs_latex

@@ -8,19 +8,19 @@ the LaTeX template; the kernel checks their instances.
 from __future__ import annotations
 
 LEMMAS: dict[str, tuple[str, tuple[str, ...], str]] = {
-    # id: (name, lemmas it rests on, statement)
+    # id: (name, lemmas its proof cites, statement)
     "L1": ("Merge", (), r"Atoms with equal keys merge; a head is a pair $(N,D)$ of exponential polynomials with positive coefficients in $D$ and $\operatorname{supp}N\subseteq\operatorname{supp}D$, of size $|\operatorname{supp}D|$."),
     "L2": ("Components", ("L1",), r"Let $F=P'/Q'$ with $P',Q'$ exponential polynomials with keys in the lattice $\Lambda$ and $S=\operatorname{supp}P'\cup\operatorname{supp}Q'$. A head of minimum size for $F$ may be taken connected (keys joined by differences in $S-S$), with keys in $\Lambda$."),
     "L3": ("Finite box", ("L2",), r"A connected head with $m$ atoms has keys spanning at most $(m-1)w_\ell$ in each coordinate $\ell$ of $\Lambda$, where $w_\ell$ is the width of $S$ in coordinate $\ell$."),
-    "L4": ("Divisibility", ("L2",), r"If $\gcd(P',Q')=1$ in $\mathbb{R}[\Lambda]$, every head $N/D=F$ with keys in $\Lambda$ has $D=gQ'$ and $N=gP'$ for an exponential polynomial $g$."),
-    "L5": ("Newton polytopes", ("L1", "L4"), r"$\operatorname{Newt}(gQ')=\operatorname{Newt}(g)+\operatorname{Newt}(Q')$, and each vertex of a Minkowski sum is the sum of a unique pair of vertices of the summands; hence $\operatorname{Newt}(gQ')$ has at least as many vertices as $\operatorname{Newt}(Q')$ and $m^*(F)\ge\#\operatorname{vert}\operatorname{Newt}(Q')$."),
-    "L6": ("Face limits", ("L1",), r"If $F$ is not invariant along $u$, then $m^*(F)\ge m^*(F_u)+m^*(F_{-u})$ with $F_u(q)=\lim_{s\to\infty}F(q+su)$."),
-    "LP": ("Product", (), r"For blocks on disjoint variables with $\gcd(P'_B,Q'_B)=1$, $F=c+\sum_B P'_B/Q'_B$ has lowest-terms denominator $Q'=\prod_B Q'_B$; block heads $N_B/D_B$ give a product head with $\prod_B|\operatorname{supp}D_B|$ atoms, and $\operatorname{Newt}(Q')=\prod_B\operatorname{Newt}(Q'_B)$ has $\prod_B\#\operatorname{vert}$ vertices."),
-    "LC": ("Coprimality certificates", (), r"If $Q'=u\prod_i f_i^{e_i}$ with $u$ a unit and each $f_i$ coprime to $P'$, then $\gcd(P',Q')=1$. A binomial with a primitive exponent difference and a monomial coefficient is irreducible; one that leaves a remainder on $P'$ is coprime to it. If $a$ separates the differences of $\operatorname{supp}f$ and $AP'(y^a)+A'f(y^a)$ is a nonzero monomial, then $f$ is coprime to $P'$."),
-    "LZ": ("Parallelepipeds", (), r"A product of binomials whose exponent differences are linearly independent has a Newton polytope with $2^k$ vertices, $k$ the number of binomials."),
-    "LK": ("Residue classes", ("L4", "L5", "LP"), r"Let $F=P'/Q'$ be in lowest terms, $M_B\subseteq\Lambda_B$ a sublattice of index $k_B$ and $\rho_B$ a vector of positive reals. If, for every block $B$ of a set $\mathcal{K}$, the sums of the coefficients of $Q'_B(\rho_B\odot x)$ over the $k_B$ classes of $\Lambda_B/M_B$ all equal one number $c_B\ne0$, then $m^*(F)\ge\prod_{B\in\mathcal{K}}k_B\cdot\prod_{B\notin\mathcal{K}}\#\operatorname{vert}\operatorname{Newt}(Q'_B)$."),
-    "LE": ("Rigid edges", ("L4", "L5", "LP"), r"Let $F=P'/Q'$ be in lowest terms and $V=\#\operatorname{vert}\operatorname{Newt}(Q')$. For an edge of $\operatorname{Newt}(Q'_B)$ exposed by an integer vector $c$, let $P'_{B,c}$ and $Q'_{B,c}$ be the terms of $P'_B$ and $Q'_B$ on the top $c$-level of $Q'_B$; the edge is \emph{rigid} if $\max_cP'_B\le\max_cQ'_B$ and $P'_{B,c}/Q'_{B,c}$ is not constant. If for every block the vertices of $\operatorname{Newt}(Q'_B)$ are joined by a tree of rigid edges and $|\operatorname{supp}Q'|>V$, then $m^*(F)\ge V+1$."),
-    "LR": ("Refutations", ("L3", "L4", "L5"), r"If a refutation tree over the box of Lemma L3 closes every leaf (by count, lowest layer, Farkas multipliers, as the image of a node closed before it under a coordinate permutation $\pi$ with $P'\circ\pi=\lambda P'$, $Q'\circ\pi=\lambda Q'$, $\lambda>0$, that keeps the box and maps that node's OUT and IN points into the leaf's, or, when $m$ is at most the number $V$ of vertices of $\operatorname{Newt}(Q')$ certified by the Newton claim, by a point IN that is a convex combination of other points IN: by Lemma L5 every point of $\operatorname{supp}D$ is then a vertex of $\operatorname{Newt}(D)$), no head with at most $m$ atoms represents $F$."),
+    "L4": ("Divisibility", (), r"If $\gcd(P',Q')=1$ in $\mathbb{R}[\Lambda]$, every head $N/D=F$ with keys in $\Lambda$ has $D=gQ'$ and $N=gP'$ for an exponential polynomial $g$ with keys in $\Lambda$."),
+    "L5": ("Newton polytopes", ("L1", "L2", "L4"), r"For nonzero Laurent polynomials $g,R$, $\operatorname{Newt}(gR)=\operatorname{Newt}(g)+\operatorname{Newt}(R)$ has at least as many vertices as $\operatorname{Newt}(R)$, all in $\operatorname{supp}(gR)$. Hence if $F=P'/Q'$ with $\gcd(P',Q')=1$ in $\mathbb{R}[\Lambda]$, every head for $F$ has at least $\#\operatorname{vert}\operatorname{Newt}(Q')$ atoms."),
+    "L6": ("Face limits", (), r"Let $F_u(q)=\lim_{\tau\to\infty}F(q+\tau u)$ for a direction $u$. If $F$ is not invariant along $u$, then $m^*(F)\ge m^*(F_u)+m^*(F_{-u})$."),
+    "LP": ("Product", ("L1",), r"For blocks on disjoint variables with $\gcd(P'_B,Q'_B)=1$, $F=c+\sum_B P'_B/Q'_B$ has lowest-terms denominator $Q'=\prod_B Q'_B$; block heads $N_B/D_B$ give a product head with $\prod_B|\operatorname{supp}D_B|$ atoms, and $\operatorname{Newt}(Q')=\prod_B\operatorname{Newt}(Q'_B)$ has $\prod_B\#\operatorname{vert}\operatorname{Newt}(Q'_B)$ vertices."),
+    "LC": ("Coprimality certificates", ("L5",), r"If $Q'$ is a unit times a product of powers of factors $f$, each coprime to $P'$, then $\gcd(P',Q')=1$. A binomial $f=\varphi_0x^{p_0}+\varphi_1x^{p_1}$ with $p_1-p_0$ primitive is irreducible; it is coprime to $P'$ if $P'$ is not a multiple of $f$ in $\mathbb{Q}[t^{\pm1}][\Lambda]$ and $\varphi_0$ or $\varphi_1$ is a unit of $\mathbb{Q}[t^{\pm1}]$. If $\kappa$ separates the differences of $\operatorname{supp}f$ and $AP'(y^\kappa)+A'f(y^\kappa)$ is a nonzero monomial in $y$, then $f$ is coprime to $P'$."),
+    "LZ": ("Parallelepipeds", ("L5",), r"A product of $s$ binomials whose exponent differences are linearly independent has a parallelepiped with $2^s$ vertices as its Newton polytope."),
+    "LK": ("Residue classes", ("L2", "L4", "L5", "LP"), r"Let $F=P'/Q'$ be in lowest terms and, for each block $B$ of a set $\mathcal{K}$ of blocks, $M_B\subseteq\Lambda_B$ a sublattice of index $K_B$ and $\rho_B$ a vector of positive reals. If the sums of the coefficients of $Q'_B(\rho_B\odot x)$ over the $K_B$ classes of $\Lambda_B/M_B$ all equal one number $C_B\ne0$ for every $B\in\mathcal{K}$, then $m^*(F)\ge\prod_{B\in\mathcal{K}}K_B\cdot\prod_{B\notin\mathcal{K}}\#\operatorname{vert}\operatorname{Newt}(Q'_B)$."),
+    "LE": ("Rigid edges", ("L2", "L4", "L5", "LP"), r"Let $F=P'/Q'$ be in lowest terms and $V=\#\operatorname{vert}\operatorname{Newt}(Q')$. For an edge of $\operatorname{Newt}(Q'_B)$ exposed by an integer vector $\omega$, let $P'_{B,\omega}$ and $Q'_{B,\omega}$ be the terms of $P'_B$ and $Q'_B$ on the top $\omega$-level of $Q'_B$; the edge is \emph{rigid} if no term of $P'_B$ lies above that level and $P'_{B,\omega}/Q'_{B,\omega}$ is not constant. If for every block the vertices of $\operatorname{Newt}(Q'_B)$ are joined by a tree of rigid edges and $|\operatorname{supp}Q'|>V$, then $m^*(F)\ge V+1$."),
+    "LR": ("Refutations", ("L2", "L3", "L4", "L5"), r"If a refutation tree for $m$ closes all its leaves, no head with at most $m$ atoms represents $F$."),
 }
 
 
@@ -41,19 +41,24 @@ def tex_rational(num: int, den: int) -> str:
     return rf"{'-' if num < 0 else ''}\tfrac{{{abs(num)}}}{{{den}}}"
 
 
+def plural(n: int, word: str) -> str:
+    """'1 edge', '3 edges'."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 def definition(heads: int, constant: tuple[int, int], dimension: int, terms: int) -> str:
-    return (rf"$F$ is the sum of the {heads} heads of Table~\ref{{tab:heads}} plus the constant ${tex_rational(*constant)}$, "
+    return (rf"$F$ is the sum of {'the ' + plural(heads, 'head') if heads != 1 else 'the head'} of Table~\ref{{tab:heads}} plus the constant ${tex_rational(*constant)}$, "
             rf"on $q\in\mathbb{{R}}^{{{dimension}}}$; its multi-head cost is {terms} head-atom terms.")
 
 
 def exp_form(blocks: int, rank: int) -> str:
-    return (rf"$F=c+\sum_B P'_B/Q'_B$ over {blocks} block(s) on disjoint variables, in the lattice "
+    return (rf"$F=c+\sum_B P'_B/Q'_B$ over {plural(blocks, 'block')} on disjoint variables, in the lattice "
             rf"$\Lambda=\bigoplus_B\Lambda_B$ of rank {rank}; each $P'_B/Q'_B$ equals the block's sum of heads "
             r"$P_B/Q_B$ ($P'_BQ_B=P_BQ'_B$ coefficient by coefficient).")
 
 
 def coprime(shapes: int, binomials: int, bezout: int) -> str:
-    return (rf"$\gcd(P'_B,Q'_B)=1$ for each of the {shapes} block shape(s) ({binomials} factor(s) by the binomial rule, "
+    return (rf"$\gcd(P'_B,Q'_B)=1$ for {'each of the ' + plural(shapes, 'block shape') if shapes != 1 else 'the block shape'} ({plural(binomials, 'factor')} by the binomial rule, "
             rf"{bezout} by a B\'ezout identity), so $F=P'/Q'$ is in lowest terms.")
 
 
@@ -62,20 +67,20 @@ def construction(atoms: int) -> str:
 
 
 def newton(vertices: int, how: str) -> str:
-    return rf"$\operatorname{{Newt}}(Q')$ has ${tex_int(vertices)}$ vertices ({how}); hence $m^*(F)\ge {tex_int(vertices)}$."
+    return rf"$\operatorname{{Newt}}(Q')$ has ${tex_int(vertices)}$ vertices (certified by {how}); hence $m^*(F)\ge {tex_int(vertices)}$."
 
 
 def face_limits(nodes: int, bound: int) -> str:
-    return (rf"The face-limit recursion over {nodes} function(s), each inner one not invariant along its direction, "
+    return (rf"The face-limit recursion over {plural(nodes, 'function')}, each inner one not invariant along its direction, "
             rf"gives $m^*(F)\ge {tex_int(bound)}$.")
 
 
 def refutation(m: int, leaves: dict[str, int]) -> str:
     if "empty box" in leaves:
-        return rf"No head with at most {m} atoms represents $F$: the box of Lemma L3 is empty; hence $m^*(F)\ge {m + 1}$."
+        return rf"No head with at most {m} atoms represents $F$: the box $G$ of $g$ is empty; hence $m^*(F)\ge {m + 1}$."
     extra = "".join(f", {leaves[k]} {name}" for k, name in (("image", "symmetric images"), ("interior", "interior")) if leaves[k])
     return (rf"No head with at most {m} atoms represents $F$: a refutation tree with {sum(leaves.values()) - leaves['split']} leaves "
-            rf"({leaves['count']} count, {leaves['layer']} layer, {leaves['farkas']} Farkas{extra}) closes the box of Lemma L3; hence $m^*(F)\ge {m + 1}$.")
+            rf"({leaves['count']} count, {leaves['layer']} layer, {leaves['farkas']} Farkas{extra}) closes every case (Lemma LR); hence $m^*(F)\ge {m + 1}$.")
 
 
 def classes(indices: list[int], bound: int, mixed: bool) -> str:
@@ -86,7 +91,7 @@ def classes(indices: list[int], bound: int, mixed: bool) -> str:
 
 
 def edges(count: int, vertices: int, support: int) -> str:
-    return (rf"Spanning trees of {count} rigid edge{'s' if count != 1 else ''}, each with its exposing witness (Table~\ref{{tab:edges}}), join the "
+    return (rf"Spanning trees of {plural(count, 'rigid edge')}, each with its exposing witness (Table~\ref{{tab:edges}}), join the "
             rf"vertices of every block's Newton polytope; $V={tex_int(vertices)}$ and $|\operatorname{{supp}}Q'|={tex_int(support)}>V$, "
             rf"so by Lemma LE, $m^*(F)\ge {tex_int(vertices + 1)}$.")
 
@@ -111,4 +116,5 @@ def theorem(lower: int, upper: int) -> str:
 
 def every_d(lower: int, upper: int) -> str:
     bound = rf"m^*(F_d)={tex_int(lower)}^d" if lower == upper else rf"{tex_int(lower)}^d\le m^*(F_d)\le {tex_int(upper)}^d"
-    return rf"For every $d\ge1$, the function $F_d(q)=c_d+\sum_{{j=1}}^d F(q_j)$ satisfies ${bound}$."
+    return (rf"For every $d\ge1$ and every constant $c_d$, the sum $F_d(q)=c_d+\sum_{{j=1}}^d F(q_j)$ of $d$ copies of $F$ on "
+            rf"disjoint variables $q_1,\dots,q_d$ satisfies ${bound}$.")

@@ -12,19 +12,24 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import shlex
 
-from headfusion.render.figures import claim_names, dag_layout, lemma_tag
-from headfusion.render.notation import formula_tex
 from headfusion.render.files import sanitize_slug
-from headfusion.render.search import refutations_context, testimony_context
+from headfusion.render.names import claim_names, lemma_tag
+from headfusion.render.search import refutation_polys, refutations_context, testimony_context
+from headfusion.render.faces import faces_context
+from headfusion.render.sections import construction_context, exp_form_context, heads_context
 from headfusion.render.sketch import proof_sketch
+from headfusion.render.source import command_text, function_parts, source_lines
 from headfusion.render.structure import classes_context, edges_context
-from headfusion.render.sections import construction_context, exp_form_context, faces_context, heads_context
-from headfusion.render.tex import math_safe_statement, tex_breakable, tex_int, tex_note, tex_text
+from headfusion.render.symbols import lemma_refs, notation_rows
+from headfusion.render.tex import math_safe_statement, tex_int, tex_note, tex_text
 
-MAX_SOURCE_LINES = 80  # lines of an embedded TOML source shown in the appendix
 UNCHECKED = ("testimony", "undecided")  # claim kinds that are not proofs
+
+
+def statement_tex(statement: str) -> str:
+    """A kernel statement for the document: big numbers in math mode, lemma tags as references."""
+    return lemma_refs(math_safe_statement(statement))
 
 
 def _claims_by_id(cert: dict) -> dict[str, dict]:
@@ -38,7 +43,7 @@ def _claim_rows(claims_list: list[dict], names: dict[str, str]) -> list[dict]:
             "id": tex_text(c["id"]),
             "name": names[c["id"]],
             "kind": tex_text(c.get("kind", "")),
-            "statement": math_safe_statement(c.get("statement", "")),
+            "statement": statement_tex(c.get("statement", "")),
             "search": c["id"].startswith("search:"),
         }
         for c in claims_list
@@ -51,7 +56,7 @@ def _dependency_rows(claims_list: list[dict], names: dict[str, str]) -> list[dic
     rows = []
     for c in claims_list:
         deps = c.get("depends_on", [])
-        lemmas = [tex_text(lemma_tag(d)) for d in deps if d.startswith("lemma:")]
+        lemmas = [rf"\ref{{lem:{tex_text(lemma_tag(d))}}}" for d in deps if d.startswith("lemma:")]
         others = [names.get(d, tex_text(d)) for d in deps if not d.startswith("lemma:")]
         rows.append(
             {
@@ -73,24 +78,6 @@ def _sha256_tex(text: str) -> str:
 def canonical_json_sha256(cert: dict) -> str:
     """SHA-256 of the certificate's canonical JSON text: json.dumps(cert, sort_keys=True, separators=(",", ":"))."""
     return hashlib.sha256(json.dumps(cert, sort_keys=True, separators=(",", ":")).encode("utf-8")).hexdigest()
-
-
-def _display_command(command: object) -> str:
-    """The recorded command without its --out folder (a machine path, not part of the certificate)."""
-    if not isinstance(command, list):
-        return str(command)
-    out, skip = [], False
-    for item in (str(x) for x in command):
-        if skip:
-            skip = False
-            continue
-        if item == "--out":
-            skip = True
-            continue
-        if item.startswith("--out="):
-            continue
-        out.append(item)
-    return " ".join(shlex.quote(x) for x in out)
 
 
 def _reproducibility(cert: dict, claims: dict[str, dict]) -> dict:
@@ -137,18 +124,6 @@ def _lemma_name(title: str) -> str:
     return m.group(1) if m else title
 
 
-def _source_lines(source: object) -> dict | None:
-    """An embedded TOML source as escaped typewriter lines (leading spaces kept), cut after MAX_SOURCE_LINES."""
-    if not isinstance(source, str) or not source.strip():
-        return None
-    lines = source.rstrip("\n").split("\n")
-    out = []
-    for line in lines[:MAX_SOURCE_LINES]:
-        body = line.lstrip(" ")
-        out.append(r"\ " * (len(line) - len(body)) + tex_breakable(body.replace("\t", "    ")))
-    return {"lines": out, "more": max(0, len(lines) - MAX_SOURCE_LINES)}
-
-
 LOWER_BY = {  # claim id -> where the lower bound comes from, in words
     "lower:newton": r"the Newton-polytope bound (Lemma~\ref{lem:L5}, Section~\ref{sec:lower})",
     "lower:classes": r"the residue-class bound (Lemma~\ref{lem:LK}, Section~\ref{sec:classes})",
@@ -157,11 +132,39 @@ LOWER_BY = {  # claim id -> where the lower bound comes from, in words
 }
 
 
-def _lower_by_text(claim_id: object) -> str | None:
-    """Which lemma gives the theorem's lower bound (a refutation: its section)."""
+def _lower_by_text(claim_id: object, every_d: bool = False) -> str | None:
+    """Which lemma gives the theorem's lower bound (a refutation: its section; for every d: the block's, to the power d)."""
     if isinstance(claim_id, str) and claim_id.startswith("search:"):
-        return rf"a refutation tree (Lemma~\ref{{lem:LR}}, Section~\ref{{sec:refutations}}, \texttt{{{claim_id}}})"
-    return LOWER_BY.get(claim_id) if isinstance(claim_id, str) else None
+        return rf"a refutation tree (Lemma~\ref{{lem:LR}}, Section~\ref{{sec:refutations}}, claim \texttt{{{claim_id}}})"
+    text = LOWER_BY.get(claim_id) if isinstance(claim_id, str) else None
+    if text and every_d:
+        return text.replace(" (", " of $F$ (", 1) + r", raised to the power $d$ by Lemma~\ref{lem:LP}"
+    return text
+
+
+def _notation_flags(cert: dict) -> set[str]:
+    """Rows of the notation table needed beyond the lemmas: the family for every d, the attn notation of heads."""
+    flags = {"every_d"} if cert.get("spec", {}).get("every_d") else set()
+    return flags | ({"attn"} if any("attn" in str(h.get("label", "")) for h in cert["model"]["heads"]) else set())
+
+
+def _evidence_kinds(claims: dict[str, dict], ctx: dict) -> str:
+    """What the exact evidence of this certificate consists of, in words (only what it holds)."""
+    methods = [sh.get("method") for sh in claims.get("lower:newton", {}).get("evidence", {}).get("shapes", [])]
+    shapes = (ctx["exp"] or {}).get("shapes", [])
+    kinds = []
+    if "vertices" in methods:
+        kinds.append("Newton polytopes with integer witnesses")
+    if any(sh.get("newton") and sh["newton"].get("method") == "parallelepiped" and sh["newton"].get("k") for sh in shapes):
+        kinds.append("parallelepipeds of independent binomials")
+    if not kinds and shapes and all(sh.get("newton") and sh["newton"].get("k") == 0 for sh in shapes):
+        kinds.append("a unit denominator")
+    kinds += [text for key, text in (("classes", "a table of class sums"), ("edges", "a spanning tree of rigid edges")) if ctx[key]]
+    if ctx["faces"]["present"]:
+        kinds.append("a face-limit tree")
+    if ctx["nrefutations"]:
+        kinds.append("refutation trees")
+    return "(" + (", ".join(kinds) or "identities of coefficients") + ")"
 
 
 def build_context(cert: dict) -> dict:
@@ -176,7 +179,7 @@ def build_context(cert: dict) -> dict:
             "id": tex_text(c["id"][len("lemma:"):]),
             "title": tex_text(c.get("title", "")),
             "name": tex_text(_lemma_name(c.get("title", ""))),
-            "statement": math_safe_statement(c["statement"]),
+            "statement": statement_tex(c["statement"]),
         }
         for c in claims_list
         if c.get("kind") == "lemma"
@@ -185,22 +188,12 @@ def build_context(cert: dict) -> dict:
     versions = metadata.get("versions", {})
     slug = sanitize_slug(spec.get("slug", "certificate"))
     testimony_lower = summary.get("testimony_lower")
-    refutations = refutations_context(cert)
     names = claim_names(cert)
-    title_math = formula_tex(spec.get("title", ""))
-    spec_math = formula_tex(spec.get("text", "")) if spec.get("kind") == "expression" else None
-    if spec.get("every_d"):  # F is the block of the family: written from its heads' labels
-        labels = [h.get("label", "") for h in cert["model"]["heads"]]
-        block = formula_tex(" + ".join(labels)) if all(labels) and str(cert["model"].get("constant", 0)) == "0" else None
-        spec_math = ("F(q)=" + block) if block else None
-    return {
-        "title": ("$" + title_math + "$") if title_math else tex_breakable(spec.get("title", "")),
-        "spec_text": r"\texttt{" + tex_breakable(spec.get("text", "")) + "}",
-        "spec_math": spec_math,
-        "spec_kind": tex_text(spec.get("kind", "")),
-        "spec_d": spec.get("d"),
-        "every_d": bool(spec.get("every_d")),
-        "spec_source": _source_lines(spec.get("source")),
+    parts = function_parts(cert)
+    command, command_spec = command_text(metadata.get("command", []), spec)
+    P, Q = refutation_polys(cert)
+    ctx = {
+        **parts,
         "slug": tex_text(slug),
         "slug_raw": slug,
         "format": tex_text(cert.get("format", "")),
@@ -213,27 +206,32 @@ def build_context(cert: dict) -> dict:
         "nrefutations": summary.get("refutations", 0),
         "testimony_lower": tex_int(testimony_lower) if testimony_lower is not None else None,
         "head_atom_terms": tex_int(summary.get("head_atom_terms", 0)),
-        "nheads": tex_int(summary.get("heads", 0)),
         "dimension": tex_int(summary.get("dimension", 0)),
-        "theorem_statement": math_safe_statement(theorem.get("statement", "")),
+        "theorem_statement": statement_tex(theorem.get("statement", "")),
         "sketch": proof_sketch(cert),
         "lemmas": lemmas,
+        "notation": notation_rows({lm["id"] for lm in lemmas} | _notation_flags(cert)),
         "heads": heads_context(cert),
         "exp": exp_form_context(cert, claims),
         "construction": construction_context(claims),
         "faces": faces_context(cert, claims),
         "classes": classes_context(summary, claims),
         "edges": edges_context(summary, claims),
-        "lower_by_text": _lower_by_text(summary.get("lower_bound_claim")),
-        "refutations": refutations,
+        "lower_by_text": _lower_by_text(summary.get("lower_bound_claim"), bool(spec.get("every_d"))),
+        "refutations": refutations_context(cert),
+        "refutation_p": P,
+        "refutation_q": Q,
         "testimony": testimony_context(cert),
         "claims": _claim_rows(claims_list, names),
         "dependencies": _dependency_rows(claims_list, names),
         "unchecked": [names[c["id"]] for c in claims_list if c.get("kind") in UNCHECKED],
-        "dag": dag_layout(claims_list, names),
-        "command": tex_breakable(_display_command(metadata.get("command", []))).replace("'", r"\textquotesingle{}").replace("`", r"\textasciigrave{}"),
+        "command": command,
+        "command_spec": command_spec,
         "versions": [{"name": tex_text(k), "version": tex_text(versions[k])} for k in sorted(versions)],
         "notes": [tex_note(n) for n in metadata.get("notes", [])],
         "repro": _reproducibility(cert, claims),
         "tournament": _is_tournament(cert["model"]),
+        "spec_source": source_lines(spec.get("source")),
     }
+    ctx["evidence_kinds"] = _evidence_kinds(claims, ctx)
+    return ctx

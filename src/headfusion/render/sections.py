@@ -3,10 +3,11 @@
 Each function reads one claim's evidence from the certificate dict (exact JSON data in the
 format `headfusion-certificate/2`) and returns the LaTeX snippets its section shows: the
 heads of the model, the exponential form P′_B/Q′_B per shape with its lattice basis, the
-coprimality certificates of Lemma LC, the block heads behind the upper bound, and the
-Newton-polytope and face-limit lower bounds.  Long tables and polynomials are cut at the
-display caps below.  The only arithmetic done here is for display (substituted polynomials
-of a Bézout identity, margins of witnesses); the kernel is what checks.
+coprimality certificates of Lemma LC (with the remainders of binomials), the block heads behind
+the upper bound, and the Newton-polytope lower bound (face limits are in `faces`).  Long tables
+and polynomials are cut at the display caps below.  The only arithmetic done here is for display
+(substituted polynomials of a Bézout identity, remainders, margins of witnesses); the kernel is
+what checks.
 """
 
 from __future__ import annotations
@@ -16,13 +17,12 @@ from typing import Any, Sequence
 
 from headfusion.kernel.checks import substitute
 from headfusion.kernel.poly import add, mul, poly_from_json
+from headfusion.render.notation import formula_tex
 from headfusion.render.tex import (
     as_fraction,
     coef_prefix,
-    frac_tex,
     tex_int,
     tex_linear,
-    tex_note,
     tex_number,
     tex_poly,
     tex_ranges,
@@ -34,15 +34,14 @@ from headfusion.render.tex import (
 
 # display caps: tables are cut after this many rows, polynomials shown in full up to this many terms
 MAX_HEAD_ROWS = 12
-MAX_ATOMS_PER_HEAD = 8
+MAX_ATOMS_PER_HEAD = 32
 MAX_ATOM_ROWS = 32
 MAX_VERTEX_ROWS = 64
-MAX_FACE_ROWS = 64
 MAX_POLY_TERMS = 40
+MAX_DISPLAY_TERMS = 8  # longer polynomials are set in running text, where lines can break
 MAX_BLOCK_ROWS = 12
 MAX_SHAPES_SHOWN = 8
 MAX_FACTORS_SHOWN = 12
-MAX_FACE_HEADS = 4
 MAX_FACTORED_BLOCKS = 8
 MAX_FACTOR_TERMS = 12
 MAX_BEZOUT_TERMS = 16
@@ -69,22 +68,26 @@ def _generic_linear(key: list, variable: str) -> str:
     return "".join(parts) if parts else "0"
 
 
-def heads_context(cert: dict) -> dict:
-    """The heads table: one row per family of identical heads (up to renaming of variables), with its count.
+def _label_tex(label: object, fallback: str) -> str:
+    """A head's label (the parser's text of the head) as a formula, or escaped typewriter text."""
+    formula = formula_tex(label) if label else None
+    return f"${formula}$" if formula else tex_tt(label or fallback)
 
-    A family of n > 1 heads that each use one variable is shown once with the generic variable q_j
-    (W_1000: one row "heads 1--1000, σ(q_j)"); otherwise its first head is shown.
-    """
+
+def heads_context(cert: dict) -> dict:
+    """The heads table: every head, or, when there are more than MAX_HEAD_ROWS, one row per family of heads
+    equal up to renaming their variable (W_1000: one row "heads 1--1000, σ(q_j)")."""
     model = cert["model"]
     heads = model["heads"]
     groups: dict[tuple, list[tuple[int, list[int]]]] = {}
     for index, head in enumerate(heads, 1):
         signature, variables = _head_signature(head)
-        groups.setdefault(signature, []).append((index, variables))
+        key = signature if len(heads) > MAX_HEAD_ROWS and len(variables) == 1 else (index,)
+        groups.setdefault(key, []).append((index, variables))
     rows = []
     for members in list(groups.values())[:MAX_HEAD_ROWS]:
         first = heads[members[0][0] - 1]
-        generic = len(members) > 1 and all(len(v) == 1 for _, v in members)
+        generic = len(members) > 1
         shown = first["atoms"][:MAX_ATOMS_PER_HEAD]
         atom_rows = [
             {
@@ -95,17 +98,10 @@ def heads_context(cert: dict) -> dict:
             for a in shown
         ]
         indices = [i for i, _ in members]
-        if len(members) == 1:
-            label = tex_tt(first.get("label", "") or f"head {indices[0]}")
-        else:
-            last = heads[indices[-1] - 1]
-            label = (tex_tt(first.get("label", "") or f"head {indices[0]}") + r", \dots, "
-                     + tex_tt(last.get("label", "") or f"head {indices[-1]}"))
-            if generic:
-                js = tex_ranges([v[0] for _, v in members]).replace("--", r",\dots,")
-                label += rf"\newline ($j={js}$)"
-            else:
-                label += " (copies of the first, variables renamed)"
+        label = _label_tex(first.get("label", ""), f"head {indices[0]}")
+        if generic:  # one variable each: the first head's variable written q_j
+            js = tex_ranges([v[0] for _, v in members]).replace("--", r",\dots,")
+            label = label.replace(f"q_{{{members[0][1][0]}}}", "q_{j}") + rf", $j={js}$"
         rows.append(
             {
                 "index": tex_ranges(indices),
@@ -224,6 +220,55 @@ def _bezout_tex(item: dict, P: list, rank: int, t_scale: int) -> dict:
     }
 
 
+def _dual(delta: list[int]) -> list[int] | None:
+    """An integer vector η with ⟨η, δ⟩ = 1 (δ primitive): a unit vector when δ has an entry ±1, else by Euclid."""
+    for i, x in enumerate(delta):
+        if abs(x) == 1:
+            return [x if j == i else 0 for j in range(len(delta))]
+    eta, g = [0] * len(delta), 0
+    for i, x in enumerate(delta):  # keep g = ⟨eta, δ⟩ = gcd of the entries so far
+        if x == 0:
+            continue
+        if g == 0:
+            eta[i], g = (1 if x > 0 else -1), abs(x)
+            continue
+        a, b, u0, u1, v0, v1 = g, x, 1, 0, 0, 1  # extended Euclid: u·g + v·x = gcd(g, x)
+        while b:
+            q = a // b
+            a, b, u0, u1, v0, v1 = b, a - q * b, u1, u0 - q * u1, v1, v0 - q * v1
+        if a < 0:
+            a, u0, v0 = -a, -u0, -v0
+        eta = [u0 * e for e in eta]
+        eta[i] += v0
+        g = a
+    return eta if g == 1 else None
+
+
+def _remainder(f: dict, P: list, t_scale: int) -> dict[str, Any]:
+    """For a binomial f = φ0 x^p0 + φ1 x^p1 with monomial coefficients: η, the root −φ0/φ1 of x^(p1−p0), and
+    the remainder r_f = Σ P′_p ρ^⟨η,p⟩ x^(p − ⟨η,p⟩(p1 − p0)) (display arithmetic; the kernel checks by division)."""
+    groups = _x_groups(f["poly"])
+    (p0, phi0), (p1, phi1) = sorted(groups.items())
+    names = [rf"\varphi_0={tex_t_coef(phi0, t_scale)}", rf"\varphi_1={tex_t_coef(phi1, t_scale)}"]
+    out: dict[str, Any] = {"monomial": "$" + (names[0] if len(phi0) == 1 else names[1]) + "$", "remainder": None, "remainder_terms": None}
+    delta = [b - a for a, b in zip(p0, p1)]
+    eta = _dual(delta)
+    if len(phi0) != 1 or len(phi1) != 1 or eta is None:
+        return out
+    (k0, c0), (k1, c1) = phi0[0], phi1[0]
+    ratio, shift = -c0 / c1, k0 - k1  # x^δ = ratio·t^shift makes f vanish
+    terms: dict[tuple[int, ...], Fraction] = {}
+    for e, c in P:
+        x, j = [int(v) for v in e[:-1]], sum(a * b for a, b in zip(eta, (int(v) for v in e[:-1])))
+        key = tuple(a - j * b for a, b in zip(x, delta)) + (int(e[-1]) + j * shift,)
+        terms[key] = terms.get(key, Fraction(0)) + as_fraction(c) * ratio**j
+    kept = [[list(k), v] for k, v in sorted(terms.items()) if v]
+    out.update(eta=tex_vector(eta), root=tex_t_coef([(shift, ratio)], t_scale),
+               remainder=tex_poly(kept, t_scale) if len(kept) <= MAX_POLY_TERMS else None,
+               remainder_terms=len(kept))
+    return out
+
+
 def _coprime_shape(entry: dict, shape: dict, t_scale: int) -> dict:
     rank = len(shape["rows"])
     factors = []
@@ -234,6 +279,7 @@ def _coprime_shape(entry: dict, shape: dict, t_scale: int) -> dict:
         if f["reason"] == "binomial":
             diff = _binomial_difference(f["poly"])
             item["difference"] = tex_vector(diff) if diff is not None else "?"
+            item.update(_remainder(f, shape["P"], t_scale))
         else:
             item["bezout"] = _bezout_tex(f, shape["P"], rank, t_scale)
         factors.append(item)
@@ -293,13 +339,14 @@ def exp_form_context(cert: dict, claims: dict[str, dict]) -> dict | None:
             "nblocks": len(members),
             "rep_block": members[0] + 1 if members else None,
             "rep_variables": ", ".join(f"q_{{{j}}}" for j in rep["variables"]),
-            "rep_heads": ", ".join(tex_tt(heads[h].get("label") or f"head {h + 1}") for h in rep["heads"][:6] if h < len(heads))
+            "rep_heads": ", ".join(_label_tex(heads[h].get("label"), f"head {h + 1}") for h in rep["heads"][:6] if h < len(heads))
             + (r", \dots" if len(rep["heads"]) > 6 else ""),
             "rank": len(shape["rows"]),
             "xvars": _shape_variables(shape, rep["variables"]),
             "P": _poly_or_count(shape["P"], t_scale),
             "Q": _poly_or_count(shape["Q"], t_scale),
             "support_size": len(_x_groups(shape["Q"])),
+            "long": max(len(shape["P"]), len(shape["Q"])) > MAX_DISPLAY_TERMS,
             "factors": _coprime_shape(coprime[s], shape, t_scale) if s < len(coprime) else None,
         }
         entry["newton"] = _newton_shape(newton[s], shape, coprime[s] if s < len(coprime) else None) if s < len(newton) else None
@@ -430,81 +477,3 @@ def _product_tex(sizes: list[int], blocks: list[dict]) -> str:
         counts[int(b["shape"])] = counts.get(int(b["shape"]), 0) + 1
     parts = [str(sizes[s]) if n == 1 else f"{sizes[s]}^{{{n}}}" for s, n in sorted(counts.items())]
     return r"\cdot ".join(parts) if parts else "1"
-
-
-# -- face limits -------------------------------------------------------------------------------------
-
-
-def _face_head_tex(scale: Fraction, atoms: list) -> str | None:
-    """One head of a canonical form [key, coef, bias, value], up to an additive constant."""
-    if len(atoms) < 2:
-        return None
-    if len(atoms) == 2:
-        (k0, c0, e0, v0), (k1, c1, e1, v1) = atoms
-        a = scale * (as_fraction(v1) - as_fraction(v0))
-        if a == 0:
-            return None
-        diff: dict[int, Fraction] = {}
-        for j, v in k1:
-            diff[int(j)] = diff.get(int(j), Fraction(0)) + as_fraction(v)
-        for j, v in k0:
-            diff[int(j)] = diff.get(int(j), Fraction(0)) - as_fraction(v)
-        arg = tex_linear([[j, v] for j, v in diff.items() if v])
-        ratio = as_fraction(c1) / as_fraction(c0)
-        shift = as_fraction(e1) - as_fraction(e0)
-        if ratio != 1:
-            arg += rf" + \log {frac_tex(ratio)}" if ratio.denominator == 1 else rf" + \log{frac_tex(ratio)}"
-        if shift != 0:
-            arg += (" - " if shift < 0 else " + ") + frac_tex(abs(shift))
-        return coef_prefix(a, True) + rf"\sigma({arg})"
-    keys = ", ".join(tex_linear(k) for k, *_ in atoms[:4]) + (r", \dots" if len(atoms) > 4 else "")
-    prefix = "" if scale == 1 else frac_tex(scale)
-    return prefix + rf"\mathsf{{H}}_{{{len(atoms)}}}\langle {keys}\rangle"
-
-
-def tex_face_form(form: list) -> str:
-    """A canonical form (list of [scale, atoms]) as a sum of heads, up to constants."""
-    parts = []
-    for scale, atoms in form:
-        text = _face_head_tex(as_fraction(scale), atoms)
-        if text is not None:
-            parts.append(text)
-    if not parts:
-        return r"\text{const.}"
-    shown = parts[:MAX_FACE_HEADS]
-    out = shown[0]
-    for p in shown[1:]:
-        out += p if p.startswith("-") else " + " + p
-    if len(parts) > MAX_FACE_HEADS:
-        out += rf" + \dots\ (\text{{{len(parts)} heads}})"
-    return out
-
-
-def faces_context(cert: dict, claims: dict[str, dict]) -> dict:
-    """The face-limit lower bound (claim `lower:face`): the face tree, or the producer's notes when absent."""
-    claim = claims.get("lower:face")
-    notes = [tex_note(n) for n in cert.get("metadata", {}).get("notes", []) if "face" in str(n)]
-    if claim is None:
-        return {"present": False, "note": "; ".join(notes) or None}
-    nodes = claim["evidence"].get("nodes", [])
-    rows = []
-    for i, node in enumerate(nodes[:MAX_FACE_ROWS]):
-        direction = node.get("direction")
-        rows.append(
-            {
-                "index": i,
-                "form": tex_face_form(node.get("form", [])),
-                "direction": "--" if direction is None else "$" + tex_linear(direction, "e") + "$",
-                "plus": "--" if node.get("plus") is None else str(node["plus"]),
-                "minus": "--" if node.get("minus") is None else str(node["minus"]),
-                "bound": tex_int(node["bound"]),
-            }
-        )
-    return {
-        "present": True,
-        "bound": tex_int(nodes[0]["bound"]) if nodes else "?",
-        "rows": rows,
-        "total": len(nodes),
-        "more": max(0, len(nodes) - MAX_FACE_ROWS),
-        "note": None,
-    }

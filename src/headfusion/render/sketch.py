@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from headfusion.render.sections import _atoms_of, tex_face_form
+from headfusion.render.faces import tex_face_form
+from headfusion.render.sections import _atoms_of
 from headfusion.render.tex import tex_int, tex_linear, tex_vector
 
 
@@ -33,7 +34,10 @@ def _newton_sentence(cert: dict, claims: dict[str, dict]) -> str:
             rf"$F$ is a sum over ${nblocks}$ blocks of heads on disjoint variables, so $Q'=\prod_BQ'_B$ is the product of the"
             r" blocks' denominators in lowest terms and $\Newt(Q')=\prod_B\Newt(Q'_B)$ (Lemma~\ref{lem:LP})."
         )
-    if methods == {"parallelepiped"}:
+    units = all(len({tuple(e[:-1]) for e, _ in sh["Q"]}) == 1 for sh in claims.get("exp-form", {}).get("evidence", {}).get("shapes", []))
+    if units:
+        parts.append(r"Each $Q'_B$ is a unit (a monomial), so $\Newt(Q')$ is a point and $V=1$.")
+    elif methods == {"parallelepiped"}:
         parts.append(
             rf"Each $Q'_B$ is a product of binomials with linearly independent exponent differences, so its Newton polytope is a"
             rf" parallelepiped (Lemma~\ref{{lem:LZ}}), and $\Newt(Q')$ has $V={V}$ vertices."
@@ -43,12 +47,12 @@ def _newton_sentence(cert: dict, claims: dict[str, dict]) -> str:
         for shape in shapes:
             if shape.get("method") == "vertices" and shape.get("vertices"):
                 vertex, witness = shape["vertices"][0]
-                example = (rf" (for instance $\omega={tex_vector(witness)}$ singles out the vertex ${tex_vector(vertex)}$"
+                example = (rf" (for instance $\omega={tex_vector(witness)}$ singles out the vertex $p={tex_vector(vertex)}$"
                            r" in lattice coordinates)")
                 break
         parts.append(
             rf"$\Newt(Q')$ has $V={V}$ vertices, each certified by an integer \emph{{witness}} $\omega$ with"
-            rf" $\langle\omega,v\rangle>\langle\omega,u\rangle$ for every other point $u$ of $\supp Q'${example}."
+            rf" $\langle\omega,p\rangle>\langle\omega,p'\rangle$ for every other point $p'$ of $\supp Q'${example}."
         )
     return " ".join(parts)
 
@@ -63,13 +67,16 @@ def _classes_sentence(claims: dict[str, dict], summary: dict) -> str | None:
     k = len(first["sums"])
     tilted = any(str(r) != "1" or int(t) != 0 for r, t in first["tilt"])
     where = f" of Shape~{i + 1}" if len(claim["evidence"]["shapes"]) > 1 else ""
-    poly = r"Q'_B(\rho\odot x)" if tilted else "Q'_B"
+    nblocks = len(claims.get("exp-form", {}).get("evidence", {}).get("blocks", []))
+    poly = r"Q'_B(\rho_B\odot x)" if tilted else "Q'_B"
     tilt = " (after a positive tilt of the variables, which keeps supports and signs)" if tilted else ""
     return (
         r"Residue classes give more (Lemma~\ref{lem:LK}, Table~\ref{tab:classes}): the coefficients of"
         rf" ${poly}${where} add up to the same nonzero number on each of the ${k}$ classes modulo a sublattice of index ${k}${tilt}."
         r" A product $gQ'$ then has the same sum on every class, and for a head $D=gQ'$ with positive coefficients that sum is"
-        rf" positive, so every class holds a term of $D$: $m^*(F)\ge {tex_int(summary['residue_class_bound'])}$."
+        r" positive, so every class holds a term of $D$"
+        + (r"; the classes of the blocks combine (Lemmas~\ref{lem:LK}, \ref{lem:LP})" if nblocks > 1 else "")
+        + rf": $m^*(F)\ge {tex_int(summary['residue_class_bound'])}$."
     )
 
 
@@ -80,9 +87,9 @@ def _edges_sentence(claims: dict[str, dict], summary: dict) -> str | None:
     V, bound = summary["newton_vertices"], summary["rigid_edge_bound"]
     return (
         rf"Rigid edges rule out a head with exactly $V={tex_int(V)}$ atoms (Lemma~\ref{{lem:LE}}, Table~\ref{{tab:edges}}): in such a"
-        r" head every term of $D=gQ'$ is a vertex of $\Newt(D)$. Along each edge of a spanning tree of $\Newt(Q')$ the face limit"
-        r" of $F$ is not constant, and the face identity $D_cP'_c=N_cQ'_c$ then forces the matching edge of $\Newt(D)$ to have"
-        r" the same length; so $\Newt(g)$ is a point, $g$ is a monomial, and $D$ would have $|\supp Q'|>V$ terms."
+        r" head every term of $D=gQ'$ is a vertex of $\Newt(D)$. Along each edge of a spanning tree of every $\Newt(Q'_B)$ the face"
+        r" limit of $F$ is not constant, and the identity of the top faces of $DP'=NQ'$ then forces the matching edge of $\Newt(D)$"
+        r" to have the same length; so $\Newt(g)$ is a point, $g$ is a monomial, and $D$ would have $|\supp Q'|>V$ terms."
         rf" Hence $m^*(F)\ge {tex_int(bound)}$."
     )
 
@@ -96,13 +103,16 @@ def _face_sentence(claims: dict[str, dict], same: bool) -> str | None:
         return None
     root = nodes[0]
     plus, minus = nodes[root["plus"]], nodes[root["minus"]]
-    u = tex_linear(root["direction"], "e")
+    u = tex_linear(root["direction"], r"\mathbf{1}")
+    forms = [tex_face_form(plus["form"]), tex_face_form(minus["form"])]
+    limits = ("constant" if forms == [r"\text{const.}"] * 2
+              else rf"up to additive constants ${forms[0]}$ and ${forms[1]}$")
     return (
         r"The face-limit induction of Lemma~\ref{lem:L6}, the argument of~\cite{seed}, gives " + ("the same bound" if same else "a weaker bound") + ": along"
-        rf" $u={u}$ the limits $F_u(q)=\lim_{{s\to\infty}}F(q+su)$ and $F_{{-u}}$ are, up to additive constants,"
-        rf" ${tex_face_form(plus['form'])}$ and ${tex_face_form(minus['form'])}$, and $F$ is not invariant along $u$, so"
+        rf" $u={u}$ the limits $F_u(q)=\lim_{{\tau\to\infty}}F(q+\tau u)$ and $F_{{-u}}$ are {limits},"
+        r" and $F$ is not invariant along $u$, so"
         rf" $m^*(F)\ge m^*(F_u)+m^*(F_{{-u}})\ge {tex_int(plus['bound'])}+{tex_int(minus['bound'])}={tex_int(root['bound'])}$;"
-        rf" the recursion over ${len(nodes)}$ functions (Table~\ref{{tab:faces}}) ends at constants, for which $m^*=1$."
+        rf" the recursion over ${len(nodes)}$ functions (Section~\ref{{sec:faces}}) ends at constants, for which $m^*=1$."
     )
 
 
@@ -120,7 +130,7 @@ def proof_sketch(cert: dict) -> dict[str, Any]:
         r" $\Newt(D)=\Newt(g)+\Newt(Q')$, and a Minkowski sum has at least as many vertices as each summand"
         r" (Lemma~\ref{lem:L5}); every vertex of $\Newt(D)$ is a key of the head. "
         + _newton_sentence(cert, claims)
-        + rf" Hence every head for $F$ has at least ${tex_int(V)}$ atoms."
+        + rf" Hence every head for $F$ has at least ${tex_int(V)}$ atom{'' if V == 1 else 's'}."
     )
     paragraphs.append(newton)
     paragraphs += [text for text in (_classes_sentence(claims, summary), _edges_sentence(claims, summary)) if text]
@@ -129,7 +139,7 @@ def proof_sketch(cert: dict) -> dict[str, Any]:
         built = _atoms_of(claims["upper"]["evidence"]["heads"], blocks) if blocks else U
         how = (r"the product of the blocks' heads (one atom per tuple of block atoms, Lemma~\ref{lem:LP}; Section~\ref{sec:upper})"
                if len(blocks) > 1 else r"the head built in Section~\ref{sec:upper}")
-        paragraphs.append(rf"Conversely, {how} is a single head with ${tex_int(built)}$ atoms, so $m^*(F)\le {tex_int(built)}$.")
+        paragraphs.append(rf"Conversely, {how} is a single head with ${tex_int(built)}$ atom{'' if built == 1 else 's'}, so $m^*(F)\le {tex_int(built)}$.")
     face = _face_sentence(claims, (summary.get("face_limit_bound") or 0) >= lower)
     refuted = sorted(int(c["evidence"]["atoms"]) for cid, c in claims.items() if cid.startswith("search:") and "tree" in c["evidence"])
     found = sorted(int(c["evidence"]["atoms"]) for cid, c in claims.items() if cid.startswith("search:") and "tree" not in c["evidence"])
@@ -159,14 +169,18 @@ def proof_sketch(cert: dict) -> dict[str, Any]:
     if cert.get("spec", {}).get("every_d"):
         same = lower == U
         power = rf"m^*(F_d)={tex_int(lower)}^d" if same else rf"{tex_int(lower)}^d\le m^*(F_d)\le {tex_int(U)}^d"
+        by = "residue classes of" if summary.get("lower_bound_claim") == "lower:classes" else "vertices of the Newton polytope of"
         paragraphs.append(
             r"For $F_d(q)=c_d+\sum_{j=1}^dF(q_j)$ the $d$ blocks are copies of $F$ on disjoint variables, so by"
-            r" Lemma~\ref{lem:LP} the denominator in lowest terms is $\prod_jQ'(q_j)$, its Newton polytope is the product of $d$"
-            r" copies of $\Newt(Q')$, and the product head is the $d$-fold product of the head above: the bounds become $d$-th"
-            rf" powers, and ${power}$ for every $d\ge1$.  In closed form: an atom of the product head is a tuple"
-            r" $(k_1,\dots,k_d)$ of keys of the block head, with key $(k_1,\dots,k_d)$, weight $\prod_j\mu(k_j)$ and value"
-            r" $c_d+\sum_j v(k_j)$ (block weights $\mu$ and values $v$ as in Section~\ref{sec:upper}), and a vertex $(v_1,\dots,v_d)$ of"
-            r" $\Newt(Q')^d$ has the witness $(\omega_1,\dots,\omega_d)$, $\omega_j$ a witness of $v_j$ in $\Newt(Q')$."
+            r" Lemma~\ref{lem:LP} the lowest-terms denominator of $F_d$ is the product of $d$ copies of $Q'$, one in the variables of"
+            rf" each block; the {by} the copies multiply ("
+            + (r"Lemmas~\ref{lem:LP}, \ref{lem:LK}" if "lower:classes" in claims else r"Lemma~\ref{lem:LP}")
+            + r"), and the product head is the $d$-fold product of the head above: the bounds become $d$-th"
+            rf" powers, and ${power}$ for every $d\ge1$ and every constant $c_d$ ($m^*$ does not change when a constant is added)."
+            r" In closed form: an atom of the product head is a tuple $(k_1,\dots,k_d)$ of keys of the block head, with key"
+            r" $(k_1,\dots,k_d)$, weight $\prod_j\mu(k_j)$ and value $c_d+\sum_j v(k_j)$ (block weights $\mu$ and values $v$ as in"
+            r" Section~\ref{sec:upper}), and a vertex $(p_1,\dots,p_d)$ of the $d$-fold product of $\Newt(Q')$ has the witness"
+            r" $(\omega_1,\dots,\omega_d)$, $\omega_j$ a witness of $p_j$ in $\Newt(Q')$."
         )
     return {"paragraphs": paragraphs}
 

@@ -356,9 +356,9 @@ def tex_linear(sparse: Iterable[Sequence[Any]], symbol: str = "q") -> str:
 
 
 def tex_vector(values: Sequence[Any]) -> str:
-    """A dense vector (JSON rationals) as a row vector; long ones as sparse sums of e_j."""
+    """A dense vector (JSON rationals) as a row vector; long ones as sparse sums of unit vectors 1_j."""
     if len(values) > MAX_DENSE_DIMENSION:
-        return tex_linear(([j + 1, v] for j, v in enumerate(values) if as_fraction(v) != 0), "e")
+        return tex_linear(([j + 1, v] for j, v in enumerate(values) if as_fraction(v) != 0), r"\mathbf{1}")
     return "(" + ",".join(tex_rational(v) for v in values) + ")"
 
 
@@ -402,7 +402,7 @@ def tex_poly(terms: Sequence[Sequence[Any]], t_scale: int, names: Sequence[str] 
         if c != 0:
             grouped.setdefault(tuple(int(e) for e in exponent[:-1]), []).append((int(exponent[-1]), c))
     parts: list[str] = []
-    for x_exp in sorted(grouped):
+    for x_exp in sorted(grouped, key=lambda e: (sum(e), sum(map(abs, e)), [-x for x in e])):  # by degree, then x_1 before x_2
         items = sorted(grouped[x_exp])
         x_part = _monomial(x_exp, names)
         first = not parts

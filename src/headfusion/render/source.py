@@ -1,0 +1,210 @@
+"""How the function of a certificate was given, in words: the title, the spec, the family, the TOML text.
+
+Only what the statement layer parsed is stated as the definition of F: the expression, the family
+built into headfusion, or the TOML text's function (expanded by the same parser the verifier
+runs).  What a spec's author wrote in words — the TOML title and descriptions — is not checked:
+the title is printed labelled as the author's, the descriptions are left out of the printed TOML
+text, and no file name or path outside the certificate appears (a TOML spec's path in the recorded
+command becomes SPEC, a file holding the embedded text).
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import tomllib
+
+from headfusion.render.notation import formula_tex
+from headfusion.render.tex import tex_breakable, tex_int, tex_text, tex_tt
+
+MAX_SOURCE_LINES = 80  # lines of an embedded TOML text shown in the appendix
+AUTHORS_KEYS = ("title", "description")  # TOML keys whose values are the author's words
+
+
+def _toml_names(source: object) -> tuple[str, str]:
+    """(spec name, parameter name) of an embedded TOML text, read by the statement layer."""
+    from headfusion.spec.toml import parse_toml_text
+
+    doc = parse_toml_text(str(source), "the embedded TOML spec")
+    return doc.name, doc.parameter.name if doc.parameter else "d"
+
+
+def _math(text: object) -> str | None:
+    formula = formula_tex(text)
+    return None if formula is None else "$" + formula + "$"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"one {word}" if n == 1 else f"${tex_int(n)}$ {word}s"
+
+
+def _family_lhs(title: str) -> str | None:
+    """'W_d(q) = …' -> 'W_{d}', the name a built-in family's title gives its members."""
+    m = re.fullmatch(r"\s*([A-Z])_d\(q\)\s*=.*", title)
+    return f"{m.group(1)}_{{d}}" if m else None
+
+
+def _every_d_bound(summary: dict, name: str) -> str:
+    lower, upper = tex_int(summary["lower_bound"]), tex_int(summary["upper_bound"])
+    if lower == upper:
+        return rf"$m^*({name})={lower}^d$ for every $d\ge1$"
+    return rf"${lower}^d\le m^*({name})\le {upper}^d$ for every $d\ge1$"
+
+
+def _unwrap_terms(text: str) -> str:
+    """'(sigmoid(a)) + (sigmoid(b))' -> 'sigmoid(a) + sigmoid(b)': parentheses around a term added with + change nothing."""
+    terms, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        depth += (ch == "(") - (ch == ")")
+        if depth == 0 and ch in "+-" and i > start and text[i - 1] == " ":
+            terms.append(text[start:i])
+            start = i
+    terms.append(text[start:])
+    out = []
+    for term in terms:
+        body = term.strip()
+        sign = body[0] if body[:1] in "+-" else ""
+        inner = body[1:].strip() if sign else body
+        if sign != "-" and inner.startswith("(") and inner.endswith(")") and _balanced(inner[1:-1]):
+            inner = inner[1:-1]
+        out.append((f" {sign} " if sign else "") + inner)
+    return "".join(out).strip()
+
+
+def _balanced(text: str) -> bool:
+    depth = 0
+    for ch in text:
+        depth += (ch == "(") - (ch == ")")
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def function_parts(cert: dict) -> dict:
+    """Title, formula of F, how it was given, the author's title (labelled) and, for every d, the family."""
+    from headfusion.spec.toml import parse_toml_text
+    from headfusion.spec.toml_expand import expand
+
+    spec, summary, model = cert.get("spec", {}), cert["summary"], cert["model"]
+    kind, every_d = spec.get("kind"), bool(spec.get("every_d"))
+    nheads, atoms = summary.get("heads", 0), summary.get("head_atom_terms", 0)
+    out: dict = {"every_d": every_d, "authors_title": None, "every_d_family": None, "family_corollary": None,
+                 "heads_phrase": ("one head" if nheads == 1 else f"a sum of ${tex_int(nheads)}$ heads")
+                 + f" with {_plural(atoms, 'atom')}" + ("" if nheads == 1 else " in total")}
+    labels = [h.get("label", "") for h in model.get("heads", [])]
+    block = formula_tex(" + ".join(labels)) if all(labels) and str(model.get("constant", 0)) == "0" else None
+    toml_name, parameter = _toml_names(spec["source"]) if kind == "toml" else (None, None)
+    if kind == "toml":
+        out["authors_title"] = tex_breakable(spec.get("title", ""))
+    if every_d:
+        out["spec_math"] = ("F(q)=" + block) if block else None
+        if kind == "family":
+            title = str(spec.get("title", ""))
+            out["title"] = (_math(title) or tex_breakable(title)) + r", for every $d\ge1$"
+            lhs = _family_lhs(title)
+            out["every_d_family"] = (
+                rf"$F$ is the block of the family {tex_tt(spec.get('text', ''))} built into headfusion, {_math(title) or tex_breakable(title)}:"
+                r" its member $d$ is a constant plus the sum of $d$ copies of $F$ on the disjoint variables $q_1,\dots,q_d$ (the verifier"
+                r" checks this from the family's definition).")
+            out["family_corollary"] = _every_d_bound(summary, lhs) if lhs else None
+        else:
+            out["title"] = (rf"$\sum_{{j=1}}^dF(q_j)$ with $F(q)={block}$, for every $d\ge1$" if block
+                            else r"a family $\sum_{j=1}^dF(q_j)$, for every $d\ge1$")
+            out["every_d_family"] = (
+                rf"$F$ is the block of the family of the TOML spec {tex_tt(toml_name)} embedded in the certificate"
+                rf" (Appendix~\ref{{sec:source}}): its member ${tex_text(parameter)}=d$ is a constant plus the sum of $d$ copies of $F$ on"
+                r" the disjoint variables $q_1,\dots,q_d$ (the verifier checks this from the TOML text).")
+            out["family_corollary"] = "the member $d$ of this family has " + _every_d_bound(summary, "").replace("m^*()", "m^*")
+        out["spec_description"] = r"The function $F$ of this certificate is the block of a family (below); as a sum of heads it is"
+        return out
+    if kind == "expression":
+        text = spec.get("text", "")
+        out["title"] = _math(text) or tex_breakable(text)
+        out["spec_math"] = formula_tex(text)
+        out["spec_description"] = rf"The function of this certificate is given by the expression {tex_tt(text)}; as a sum of heads it is"
+    elif kind == "family":
+        title = str(spec.get("title", ""))
+        out["title"] = _math(title) or tex_breakable(title)
+        out["spec_math"] = formula_tex(title)
+        out["spec_description"] = (rf"The function of this certificate is the member $d={tex_int(spec.get('d') or 0)}$ of the family"
+                                   rf" {tex_tt(spec.get('text', ''))} built into headfusion; as a sum of heads it is")
+    else:
+        expanded = _unwrap_terms(expand(parse_toml_text(spec["source"], "the embedded TOML spec"), spec["d"]).expression())
+        out["spec_math"] = formula_tex(expanded)
+        out["title"] = ("$" + out["spec_math"] + "$") if out["spec_math"] else (
+            rf"the TOML spec {tex_tt(toml_name)} at ${tex_text(parameter)}={tex_int(spec.get('d') or 0)}$")
+        out["spec_description"] = (rf"The function of this certificate is the member ${tex_text(parameter)}={tex_int(spec.get('d') or 0)}$ of"
+                                   rf" the TOML spec {tex_tt(toml_name)}, whose text the certificate embeds (Appendix~\ref{{sec:source}});"
+                                   r" as a sum of heads it is")
+    return out
+
+
+def command_text(command: object, spec: dict) -> tuple[str, bool]:
+    """The recorded command for typewriter type, without its --out folder, a TOML path as SPEC, a --refutation file as FILE."""
+    if not isinstance(command, list):
+        return tex_breakable(str(command)), False
+    out, skip, replaced = [], False, False
+    for item in (str(x) for x in command):
+        if skip:
+            skip = False
+            continue
+        if item in ("--out", "--refutation"):
+            skip = item == "--out"
+            if item == "--refutation":
+                out += [item, "FILE"]
+                skip = True
+            continue
+        if item.startswith("--out=") or item.startswith("--refutation="):
+            continue
+        if spec.get("kind") == "toml" and item.endswith(".toml"):
+            item, replaced = "SPEC", True
+        out.append(item)
+    text = " ".join(shlex.quote(x) for x in out)
+    return tex_breakable(text).replace("'", r"\textquotesingle{}").replace("`", r"\textasciigrave{}"), replaced
+
+
+def _drop_authors_words(lines: list[str]) -> tuple[list[str], int]:
+    """The TOML lines without `title = …` and `description = …` (single-line or triple-quoted), and how many were dropped."""
+    out, dropped, i = [], 0, 0
+    while i < len(lines):
+        m = re.match(r"\s*(title|description)\s*=\s*(.*)$", lines[i])
+        if m is None:
+            out.append(lines[i])
+            i += 1
+            continue
+        dropped += 1
+        rest = m.group(2)
+        quote = rest[:3] if rest[:3] in ('"""', "'''") else None
+        i += 1
+        if quote is not None and rest.count(quote) < 2:
+            while i < len(lines) and quote not in lines[i]:
+                i += 1
+            i += 1
+    return out, dropped
+
+
+def _without(data: object) -> object:
+    if isinstance(data, dict):
+        return {k: _without(v) for k, v in data.items() if k not in AUTHORS_KEYS}
+    return data
+
+
+def source_lines(source: object) -> dict | None:
+    """The embedded TOML text for the appendix, without the author's title and descriptions (checked by re-parsing)."""
+    if not isinstance(source, str) or not source.strip():
+        return None
+    lines, dropped = _drop_authors_words(source.rstrip("\n").split("\n"))
+    try:
+        faithful = tomllib.loads("\n".join(lines)) == _without(tomllib.loads(source))
+    except tomllib.TOMLDecodeError:
+        faithful = False
+    if not faithful:  # never print a text that is not the spec minus the author's words
+        return {"lines": [], "more": 0, "omitted": None, "unshown": True}
+    while lines and not lines[0].strip():
+        lines = lines[1:]
+    shown = []
+    for line in lines[:MAX_SOURCE_LINES]:
+        body = line.lstrip(" ")
+        shown.append(r"\ " * (len(line) - len(body)) + tex_breakable(body.replace("\t", "    ")))
+    return {"lines": shown, "more": max(0, len(lines) - MAX_SOURCE_LINES),
+            "omitted": "the title (Section~\\ref{sec:function}) and the descriptions" if dropped else None, "unshown": False}

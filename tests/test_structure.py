@@ -258,3 +258,11 @@ def test_a_certificate_past_the_kernels_limits_is_refused_in_one_line(tmp_path, 
     code, out, err = run_cli(capsys, "certify", spec, "--d", "6", "--no-search", "--no-pdf")
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and "verification limit" in err
     assert not (tmp_path / "out").exists() or not list((tmp_path / "out").iterdir())
+
+
+def test_residue_classes_with_huge_exponents_answer_without_a_traceback(capsys):
+    """Adversary finding: exponents near 60,000 once reached a kernel limit inside the LK producer (a traceback)."""
+    code, out, err = run_cli(capsys, "analyze", "sigmoid(q1)+sigmoid(2*q1)+sigmoid(60004*q1)", "--json", "--no-atoms-list")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["lower_bound"] == data["upper_bound"] == 8 and data["lower_bound_method"] == "residue-classes (LK)"

@@ -37,8 +37,8 @@ def require(condition: object, message: str) -> None:
 
 def within(amount: int, limit: int, what: str) -> None:
     """Refuse work above a limit (SchemaError names the limit)."""
-    if amount > limit:
-        raise SchemaError(f"{what}: {amount} exceeds the verification limit {limit}")
+    if amount > limit:  # a huge amount is named by its length (a 4,000-digit number is not a message)
+        raise SchemaError(f"{what}: {amount if amount < 10**30 else f'a {len(str(amount))}-digit number'} exceeds the verification limit {limit}")
 
 
 def _bounded_int(text: str) -> int:

@@ -31,7 +31,7 @@ def class_sums(Q: dict, basis: list[list[int]], tilt: list[tuple[Fraction, int]]
     sums: dict[Point, dict[int, Fraction]] = {}
     for e, c in Q.items():
         x = list(e[:-1])
-        within(sum(abs(v) * (len(str(r.numerator)) + len(str(r.denominator))) for v, (r, _) in zip(x, tilt)), 10**5,
+        within(sum(abs(v) * (len(str(r.numerator)) + len(str(r.denominator))) for v, (r, _) in zip(x, tilt) if r != 1), 10**5,
                "digits of a tilted coefficient")
         coefficient = c * prod((r**v for v, (r, _) in zip(x, tilt)), start=Fraction(1))
         power = e[-1] + sum(v * s for v, (_, s) in zip(x, tilt))

@@ -44,13 +44,34 @@ class ClassBound:
     sums: tuple[tuple[tuple[int, ...], tuple[tuple[int, Fraction], ...]], ...]  # (class representative, Σ as t-polynomial)
 
 
-def _balanced(Q: dict, basis: list[list[int]], tilt: Tilt) -> dict | None:
-    """The class sums when they are all equal and nonzero, else None."""
-    sums = class_sums(Q, basis, list(tilt))
+def _tilted(Q: dict, tilt: Tilt) -> list[tuple[tuple[int, ...], dict[int, Fraction]]]:
+    """Each x-exponent of Q with its coefficient in Q(ρ⊙x) (computed once per tilt; lattices only regroup)."""
+    points: dict[tuple[int, ...], dict[int, Fraction]] = {}
+    for e, c in Q.items():
+        x = e[:-1]
+        weight = c * prod((r**v for v, (r, _) in zip(x, tilt) if r != 1), start=Fraction(1))
+        power = e[-1] + sum(v * s for v, (_, s) in zip(x, tilt))
+        group = points.setdefault(x, {})
+        group[power] = group.get(power, Fraction(0)) + weight
+    return list(points.items())
+
+
+def _balanced(points: list, basis: list[list[int]]) -> bool:
+    """Whether the class sums modulo the lattice are all equal and nonzero (a fast pre-check of the kernel's)."""
+    sums: dict[tuple[int, ...], dict[int, Fraction]] = {}
+    for x, poly in points:
+        x = list(x)
+        for row, b in enumerate(basis):
+            step = x[row] // b[row]
+            if step:
+                x = [a - step * y for a, y in zip(x, b)]
+        group = sums.setdefault(tuple(x), {})
+        for k, v in poly.items():
+            group[k] = group.get(k, Fraction(0)) + v
     if len(sums) != prod(row[i] for i, row in enumerate(basis)):
-        return None
-    first = next(iter(sums.values()))
-    return sums if first and all(s == first for s in sums.values()) else None
+        return False
+    cleaned = [{k: v for k, v in s.items() if v} for s in sums.values()]
+    return bool(cleaned[0]) and all(s == cleaned[0] for s in cleaned)
 
 
 def _diagonal(rank: int, ks: tuple[int, ...]) -> list[list[int]]:
@@ -71,34 +92,41 @@ def _hermite_bases(rank: int, index: int):
 
 
 def best_lattice(Q: dict, rank: int, tilt: Tilt) -> tuple[list[list[int]], dict] | None:
-    """The largest-index sublattice (diagonal first, then small Hermite forms) with balanced class sums."""
-    support = list(x_support_terms(Q))
+    """The largest-index sublattice (diagonal first, then small Hermite forms) with balanced class sums.
+
+    Candidates are screened on the tilted coefficients; the one kept has its table computed by the
+    kernel's own `class_sums`, which is what `lower:classes` will recompute.
+    """
+    points = _tilted(Q, tilt)
+    support = [x for x, _ in points]
     size = len(support)
     widths = [max(e[c] for e in support) - min(e[c] for e in support) for c in range(rank)]
     per_axis = []
     for c in range(rank):  # a diagonal lattice is balanced only if each of its axes is
-        ok = [k for k in range(2, widths[c] + 2) if _balanced(Q, _diagonal(rank, tuple(k if i == c else 1 for i in range(rank))), tilt)]
+        ok = [k for k in range(2, widths[c] + 2) if _balanced(points, _diagonal(rank, tuple(k if i == c else 1 for i in range(rank))))]
         per_axis.append([1] + ok)
-    best: tuple[list[list[int]], dict] | None = None
+    best: list[list[int]] | None = None
     choices = sorted((ks for ks in product(*per_axis) if 1 < prod(ks) <= size), key=lambda ks: (-prod(ks), ks))
     for ks in choices[:MAX_CANDIDATES]:
-        sums = _balanced(Q, _diagonal(rank, ks), tilt)
-        if sums is not None:
-            best = (_diagonal(rank, ks), sums)
+        if _balanced(points, _diagonal(rank, ks)):
+            best = _diagonal(rank, ks)
             break
     if 2 <= rank <= MAX_HNF_RANK:
-        low = prod(row[i] for i, row in enumerate(best[0])) if best else 1
+        low = prod(row[i] for i, row in enumerate(best)) if best else 1
         tried = 0
         for index in range(min(MAX_HNF_INDEX, size), low, -1):
+            found = None
             for basis in _hermite_bases(rank, index):
                 tried += 1
                 if tried > MAX_CANDIDATES:
-                    return best
-                if any(basis[r][c] for r in range(rank) for c in range(r + 1, rank)):  # diagonal ones were tried
-                    sums = _balanced(Q, basis, tilt)
-                    if sums is not None:
-                        return basis, sums
-    return best
+                    break
+                if any(basis[r][c] for r in range(rank) for c in range(r + 1, rank)) and _balanced(points, basis):
+                    found = basis  # diagonal ones were tried above
+                    break
+            if found is not None or tried > MAX_CANDIDATES:
+                best = found or best
+                break
+    return (best, class_sums(Q, best, list(tilt))) if best is not None else None
 
 
 def x_support_terms(Q: dict) -> set[tuple[int, ...]]:

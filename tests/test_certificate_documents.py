@@ -87,16 +87,21 @@ def _problems(log: str) -> list[str]:
     return out
 
 
-@needs_latex
-@pytest.mark.parametrize("name,args", SPECS, ids=[s[0] for s in SPECS])
-def test_certificate_compiles_without_warnings(tmp_path, name, args):
-    _, tex_path = _certify(args, tmp_path / "cert")
+def _compiled(args: list[str], tmp_path):
+    """certify, then compile the .tex in a folder of its own: (json path, tex path, LaTeX log)."""
+    json_path, tex_path = _certify(args, tmp_path / "cert")
     build = tmp_path / "build"
     build.mkdir()
     tex = build / tex_path.name
     tex.write_bytes(tex_path.read_bytes())
     compile_pdf(tex, latex_engine())
-    log = tex.with_suffix(".log").read_text(encoding="utf-8", errors="replace")
+    return json_path, tex, tex.with_suffix(".log").read_text(encoding="utf-8", errors="replace")
+
+
+@needs_latex
+@pytest.mark.parametrize("name,args", SPECS, ids=[s[0] for s in SPECS])
+def test_certificate_compiles_without_warnings(tmp_path, name, args):
+    _, tex, log = _compiled(args, tmp_path)
     assert _problems(log) == [], f"{name}: LaTeX reported problems"
     body = tex.read_text()
     assert "sigmoid" not in body.split(r"\begin{theorem}")[0].split(r"\maketitle")[1]  # σ on page 1, not "sigmoid"
@@ -167,13 +172,7 @@ def document_problems(tex: str, log: str, slug: str) -> list[str]:
 @pytest.mark.parametrize("args", PROOF_SPECS + README_SPECS, ids=[" ".join(a) for a in PROOF_SPECS + README_SPECS])
 def test_every_certificate_of_proofs_and_of_the_readme_reads_clean(tmp_path, args):
     """Every certificate a referee may be handed compiles without warnings and holds nothing a referee must never meet."""
-    json_path, tex_path = _certify(args, tmp_path / "cert")
-    build = tmp_path / "build"
-    build.mkdir()
-    tex = build / tex_path.name
-    tex.write_bytes(tex_path.read_bytes())
-    compile_pdf(tex, latex_engine())
-    log = tex.with_suffix(".log").read_text(encoding="utf-8", errors="replace")
+    json_path, tex, log = _compiled(args, tmp_path)
     assert document_problems(tex.read_text(), log, json_path.stem) == []
     assert len(notation_symbols(tex.read_text())) > 20
 

@@ -65,7 +65,7 @@ def big(value: int) -> str:
     return f"{text[:6]}...{text[-6:]} ({len(text)} digits)"
 
 
-_TEX = ((r"\sum_{j=1}^d", "\0"), (r"\le", " ≤ "), (r"\ge", " ≥ "), (r"\dots\ ", "... "),
+_TEX = ((r"\sum_{j=1}^d", "\0"), (r"\le", " ≤ "), (r"\ge", " ≥ "), (r"\dots\ ", "... "), (r"\dots", "..."),
         (r"\text{ digits}", " digits"), ("m^*", "m*"), ("$", ""))
 
 
@@ -74,6 +74,7 @@ def plain_maths(tex: str) -> str:
     for old, new in _TEX:
         tex = tex.replace(old, new)
     tex = re.sub(r"\^\{([0-9]+)\}", r"^\1", tex)
+    tex = re.sub(r"\\(?:operatorname|mathrm|text)\{([^}]*)\}|\\([A-Za-z]+)\b ?", lambda m: m.group(1) or m.group(2), tex)  # no TeX left
     tex = re.sub(r"\s*([=+])\s*", r" \1 ", tex)
     return " ".join(tex.replace("\0", " Σ_{j=1..d} ").split())
 

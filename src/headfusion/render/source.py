@@ -21,12 +21,14 @@ MAX_SOURCE_LINES = 80  # lines of an embedded TOML text shown in the appendix
 AUTHORS_KEYS = ("title", "description")  # TOML keys whose values are the author's words
 
 
-def _toml_names(source: object) -> tuple[str, str]:
-    """(spec name, parameter name) of an embedded TOML text, read by the statement layer."""
+def _toml_names(spec: dict) -> tuple[str, str]:
+    """(spec name, parameter name) of an embedded TOML text, read by the statement layer.
+
+    A text without `name` took its name from its file; the certificate records that name as `text`."""
     from headfusion.spec.toml import parse_toml_text
 
-    doc = parse_toml_text(str(source), "the embedded TOML spec")
-    return doc.name, doc.parameter.name if doc.parameter else "d"
+    doc = parse_toml_text(str(spec["source"]), "the embedded TOML spec")
+    return str(doc.name or spec.get("text") or "without a name"), doc.parameter.name if doc.parameter else "d"
 
 
 def _math(text: object) -> str | None:
@@ -93,7 +95,7 @@ def function_parts(cert: dict) -> dict:
                  + f" with {_plural(atoms, 'atom')}" + ("" if nheads == 1 else " in total")}
     labels = [h.get("label", "") for h in model.get("heads", [])]
     block = formula_tex(" + ".join(labels)) if all(labels) and str(model.get("constant", 0)) == "0" else None
-    toml_name, parameter = _toml_names(spec["source"]) if kind == "toml" else (None, None)
+    toml_name, parameter = _toml_names(spec) if kind == "toml" else (None, None)
     if kind == "toml":
         out["authors_title"] = tex_breakable(spec.get("title", ""))
     if every_d:

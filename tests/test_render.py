@@ -415,3 +415,33 @@ def test_a_toml_spec_without_a_name_is_named_after_its_file():
     cert = cert_for("proofs/tournament_cycle.toml", 4)
     ctx = build_context(cert)
     assert r"\texttt{tournament\_cycle}" in ctx["spec_description"] and "None" not in ctx["spec_description"]
+
+
+def test_the_proof_in_brief_prints_the_true_face_limits_and_a_witness_of_newt_q():
+    """Sentences true as written: F_u in F's own variables with its constant; a multi-block witness is one of Newt(Q′)."""
+    from headfusion.kernel.model import face_limit, model_from_json
+    from headfusion.render.sketch import proof_sketch
+
+    cert = cert_for("sigmoid(q1-q2) + sigmoid(q2-q3) + sigmoid(q1-q3)")
+    text = " ".join(proof_sketch(cert)["paragraphs"])
+    assert r"F_u(q)=\lim_{\tau\to\infty}F(q+\tau u)=2 + \sigma(q_{2} - q_{3})$ and $F_{-u}(q)=\sigma(q_{2} - q_{3})$" in text
+    limit = face_limit(model_from_json(cert["model"]), {0: 1})  # the kernel agrees: σ(q1−q2), σ(q1−q3) → 1
+    assert sum(scale for scale, atoms in limit.heads if len({a.key for a in atoms}) == 1) == 2
+    cert = cert_for("attn([0, q1, 2*q1], [0, 1, 3]) + attn([0, q2, 2*q2], [0, 1, 3])")
+    text = " ".join(proof_sketch(cert)["paragraphs"])
+    assert r"$\omega=(-1,-1)$ singles out the vertex $p=(0,0)$ of $\Newt(Q')$" in text
+    assert r"3 + \operatorname{attn}([0,q_{2},2q_{2}],[0,1,3])" in text
+
+
+def test_face_forms_normalise_the_sign_of_sigma():
+    """σ(−q2+q3) ≃ −σ(q2−q3): the first coefficient of an argument is positive, the constant moves."""
+    from fractions import Fraction
+
+    from headfusion.render.faces import _head_parts, tex_face_form
+
+    atoms = [[[[3, 1]], 1, 0, 0], [[[2, 1]], 1, 0, 1]]  # e^{q2}/(e^{q2}+e^{q3}) = σ(q2 − q3), listed as 0 + 1·σ(q2 − q3)
+    assert _head_parts(Fraction(1), atoms)[:2] == (Fraction(0), r"\sigma(q_{2} - q_{3})")
+    atoms = [[[[2, 1]], 1, 0, 1], [[[3, 1]], 1, 0, 0]]  # the same head, atoms swapped: still 0 + σ(q2 − q3), not 1 − σ(q3 − q2)
+    assert _head_parts(Fraction(2), atoms)[:2] == (Fraction(0), r"2\sigma(q_{2} - q_{3})")
+    assert tex_face_form([[1, [[[], 1, 0, 0], [[[1, 1], [2, -1]], 1, 0, 1]]], [-1, [[[], 1, 0, 0], [[[2, -1], [3, 1]], 1, 0, 1]]]]) == (
+        r"\sigma(q_{1} - q_{2}) + \sigma(q_{2} - q_{3})")

@@ -32,6 +32,18 @@ def lemma_tag(cid: str) -> str:
     return cid[len("lemma:"):] if cid.startswith("lemma:") else cid
 
 
+def used_claims(cert: dict) -> set[str]:
+    """The claims the theorem rests on: the theorem and everything it depends on, directly or not."""
+    deps = {c["id"]: c.get("depends_on", []) for c in cert.get("claims", [])}
+    used, todo = set(), ["theorem"]
+    while todo:
+        cid = todo.pop()
+        if cid not in used and cid in deps:
+            used.add(cid)
+            todo += deps[cid]
+    return used
+
+
 def claim_names(cert: dict) -> dict[str, str]:
     """Claim id -> a readable name (LaTeX, text mode)."""
     summary = cert.get("summary", {})

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from headfusion.render.faces import tex_face_form
+from headfusion.render.faces import model_rows, tex_exact_form, tex_face_form
+from headfusion.render.names import used_claims
 from headfusion.render.sections import _atoms_of
 from headfusion.render.tex import tex_int, tex_linear, tex_vector
 
@@ -43,18 +44,38 @@ def _newton_sentence(cert: dict, claims: dict[str, dict]) -> str:
             rf" parallelepiped (Lemma~\ref{{lem:LZ}}), and $\Newt(Q')$ has $V={V}$ vertices."
         )
     else:
-        example = ""
-        for shape in shapes:
-            if shape.get("method") == "vertices" and shape.get("vertices"):
-                vertex, witness = shape["vertices"][0]
-                example = (rf" (for instance $\omega={tex_vector(witness)}$ singles out the vertex $p={tex_vector(vertex)}$"
-                           r" in lattice coordinates)")
-                break
-        parts.append(
-            rf"$\Newt(Q')$ has $V={V}$ vertices, each certified by an integer \emph{{witness}} $\omega$ with"
-            rf" $\langle\omega,p\rangle>\langle\omega,p'\rangle$ for every other point $p'$ of $\supp Q'${example}."
-        )
+        blocks = claims.get("exp-form", {}).get("evidence", {}).get("blocks", [])
+        if nblocks <= 1:
+            parts.append(
+                rf"$\Newt(Q')$ has $V={V}$ vertices, each certified by an integer \emph{{witness}} $\omega$ with"
+                rf" $\langle\omega,p\rangle>\langle\omega,p'\rangle$ for every other point $p'$ of $\supp Q'${_witness_example(shapes, blocks)}."
+            )
+        else:
+            parts.append(
+                r"Each vertex $p$ of each $\Newt(Q'_B)$ is certified by an integer \emph{witness} $\omega$ with"
+                r" $\langle\omega,p\rangle>\langle\omega,p'\rangle$ for every other point $p'$ of $\supp Q'_B$; put side by side, the"
+                rf" blocks' witnesses are witnesses of the $V={V}$ vertices of $\Newt(Q')$, the tuples of the blocks' vertices"
+                rf" (Lemma~\ref{{lem:LP}}){_witness_example(shapes, blocks)}."
+            )
     return " ".join(parts)
+
+
+MAX_WITNESS_COORDINATES = 12  # a composed witness longer than this is described block by block
+
+
+def _witness_example(shapes: list[dict], blocks: list[dict]) -> str:
+    """One vertex with its witness: of Newt(Q') itself, the blocks' first vertices and witnesses side by side (Lemma LP)."""
+    firsts = [s["vertices"][0] if s.get("method") == "vertices" and s.get("vertices") else None for s in shapes]
+    if len(blocks) <= 1:
+        first = next((f for f in firsts if f is not None), None)
+        return "" if first is None else (rf" (for instance $\omega={tex_vector(first[1])}$ singles out the vertex"
+                                         rf" $p={tex_vector(first[0])}$ in lattice coordinates)")
+    chosen = [firsts[int(b["shape"])] for b in blocks]
+    if any(f is None for f in chosen) or sum(len(f[0]) for f in chosen) > MAX_WITNESS_COORDINATES:  # type: ignore[index]
+        return ""
+    vertex = [x for f in chosen for x in f[0]]  # type: ignore[index]
+    witness = [x for f in chosen for x in f[1]]  # type: ignore[index]
+    return rf": for instance $\omega={tex_vector(witness)}$ singles out the vertex $p={tex_vector(vertex)}$ of $\Newt(Q')$ in lattice coordinates"
 
 
 def _classes_sentence(claims: dict[str, dict], summary: dict) -> str | None:
@@ -94,7 +115,25 @@ def _edges_sentence(claims: dict[str, dict], summary: dict) -> str | None:
     )
 
 
-def _face_sentence(claims: dict[str, dict], same: bool) -> str | None:
+def _exact_limits(cert: dict, direction: list) -> list[str] | None:
+    """F_u and F_{-u} of F itself, in its own variables, exactly (None when a constant cannot be written)."""
+    from fractions import Fraction
+
+    from headfusion.kernel.model import face_limit, model_from_json
+
+    model = model_from_json(cert["model"])
+    c = {int(j) - 1: Fraction(v) for j, v in direction}
+    out = []
+    for sign in (1, -1):
+        limit = face_limit(model, {j: sign * v for j, v in c.items()})
+        text = tex_exact_form(limit.constant, model_rows(limit))
+        if text is None:
+            return None
+        out.append(text)
+    return out
+
+
+def _face_sentence(cert: dict, claims: dict[str, dict], same: bool, used: bool) -> str | None:
     claim = claims.get("lower:face")
     if claim is None:
         return None
@@ -104,12 +143,19 @@ def _face_sentence(claims: dict[str, dict], same: bool) -> str | None:
     root = nodes[0]
     plus, minus = nodes[root["plus"]], nodes[root["minus"]]
     u = tex_linear(root["direction"], r"\mathbf{1}")
-    forms = [tex_face_form(plus["form"]), tex_face_form(minus["form"])]
-    limits = ("constant" if forms == [r"\text{const.}"] * 2
-              else rf"up to additive constants ${forms[0]}$ and ${forms[1]}$")
+    exact = _exact_limits(cert, root["direction"])
+    if exact is not None:
+        limits = rf"$F_u(q)=\lim_{{\tau\to\infty}}F(q+\tau u)={exact[0]}$ and $F_{{-u}}(q)={exact[1]}$"
+    else:
+        forms = [tex_face_form(plus["form"]), tex_face_form(minus["form"])]
+        limits = (r"$F_u(q)=\lim_{\tau\to\infty}F(q+\tau u)$ and $F_{-u}$, which are, up to additive constants and a renaming of"
+                  rf" variables, ${forms[0]}$ and ${forms[1]}$")
+    role = "the same bound" if same else "a weaker bound"
+    if not used:
+        role += " (a second proof, which the theorem does not use)"
     return (
-        r"The face-limit induction of Lemma~\ref{lem:L6}, the argument of~\cite{seed}, gives " + ("the same bound" if same else "a weaker bound") + ": along"
-        rf" $u={u}$ the limits $F_u(q)=\lim_{{\tau\to\infty}}F(q+\tau u)$ and $F_{{-u}}$ are {limits},"
+        r"The face-limit induction of Lemma~\ref{lem:L6}, the argument of~\cite{seed}, gives " + role + ": along"
+        rf" $u={u}$ the face limits are {limits},"
         r" and $F$ is not invariant along $u$, so"
         rf" $m^*(F)\ge m^*(F_u)+m^*(F_{{-u}})\ge {tex_int(plus['bound'])}+{tex_int(minus['bound'])}={tex_int(root['bound'])}$;"
         rf" the recursion over ${len(nodes)}$ functions (Section~\ref{{sec:faces}}) ends at constants, for which $m^*=1$."
@@ -140,7 +186,7 @@ def proof_sketch(cert: dict) -> dict[str, Any]:
         how = (r"the product of the blocks' heads (one atom per tuple of block atoms, Lemma~\ref{lem:LP}; Section~\ref{sec:upper})"
                if len(blocks) > 1 else r"the head built in Section~\ref{sec:upper}")
         paragraphs.append(rf"Conversely, {how} is a single head with ${tex_int(built)}$ atom{'' if built == 1 else 's'}, so $m^*(F)\le {tex_int(built)}$.")
-    face = _face_sentence(claims, (summary.get("face_limit_bound") or 0) >= lower)
+    face = _face_sentence(cert, claims, (summary.get("face_limit_bound") or 0) >= lower, "lower:face" in used_claims(cert))
     refuted = sorted(int(c["evidence"]["atoms"]) for cid, c in claims.items() if cid.startswith("search:") and "tree" in c["evidence"])
     found = sorted(int(c["evidence"]["atoms"]) for cid, c in claims.items() if cid.startswith("search:") and "tree" not in c["evidence"])
     if found and min(found) < U:

@@ -93,16 +93,18 @@ def test_slug_is_sanitised():
     assert sanitize_slug("") == "certificate"
 
 
-def test_lemmas_are_referenced_by_their_printed_numbers():
+def test_lemmas_are_printed_and_referenced_under_their_identifiers():
     cert = cert_for("W", 3)
     names = claim_names(cert)
     assert names["lemma:L5"] == r"Lemma~\ref{lem:L5} (Newton polytopes)" and names["def:F"] == r"The function $F$"
     assert lemma_refs("closes every case (Lemma LR); by Lemma LK, and Lemmas L3, L4 and LP") == (
         r"closes every case (Lemma~\ref{lem:LR}); by Lemma~\ref{lem:LK}, and Lemmas~\ref{lem:L3}, \ref{lem:L4} and \ref{lem:LP}")
     tex = render_latex(cert)
-    assert r"\renewcommand{\thelemma}" not in tex  # numbered 1, 2, ... in print order: no gaps
+    # one stable name per lemma in every certificate: "Lemma L4", never a number that changes with the lemmas printed
+    assert r"\renewcommand{\thelemma}{\lemmatag}" in tex
     printed = [c["id"][6:] for c in cert["claims"] if c["kind"] == "lemma"]
     assert re.findall(r"\\label\{lem:(\w+)\}", tex) == printed and "L3" not in printed and "LR" not in printed
+    assert re.findall(r"\\renewcommand\{\\lemmatag\}\{(\w+)\}\n\\begin\{lemma\}", tex) == printed
 
 
 # -- documents ---------------------------------------------------------------------------------
@@ -119,7 +121,7 @@ def test_w3_tex_reads_as_a_complete_proof():
     assert r"P'_B&=x_{1}," in tex and r"Q'_B&=1 + x_{1}," in tex
     # lowest terms by the binomial rule; the parallelepiped of Lemma LZ; the product rule
     assert r"\item $f=1 + x_{1}$: \emph{binomial rule}" in tex and r"$p_1-p_0=(1)$ is primitive" in tex
-    assert r"the remainder of $P'_B$ by $f$ is" in tex and r"$r_f=-1\ne0$" in tex  # x_1 at x_1 = −1
+    assert r"the remainder of $P'_B$ by $f$ is" in tex and r"$\operatorname{rem}_f=-1\ne0$" in tex  # x_1 at x_1 = −1
     assert r"is a segment, with $2$ vertices" in tex
     assert re.search(r"^\(0\) & 0 & 1 & 0\\\\$", tex, re.M) and re.search(r"^\(1\) & q_\{1\} & 1 & 1\\\\$", tex, re.M)
     assert r"$2^{3}=8$ atoms" in tex
@@ -443,5 +445,7 @@ def test_face_forms_normalise_the_sign_of_sigma():
     assert _head_parts(Fraction(1), atoms)[:2] == (Fraction(0), r"\sigma(q_{2} - q_{3})")
     atoms = [[[[2, 1]], 1, 0, 1], [[[3, 1]], 1, 0, 0]]  # the same head, atoms swapped: still 0 + σ(q2 − q3), not 1 − σ(q3 − q2)
     assert _head_parts(Fraction(2), atoms)[:2] == (Fraction(0), r"2\sigma(q_{2} - q_{3})")
+    assert _head_parts(Fraction(-1), atoms)[:2] == (Fraction(-1), r"\sigma(q_{3} - q_{2})")  # −σ(q2−q3) = −1 + σ(q3−q2)
+    # σ(q1−q2) − σ(−q2+q3), as the referee met it, is σ(q1−q2) + σ(q2−q3) up to a constant
     assert tex_face_form([[1, [[[], 1, 0, 0], [[[1, 1], [2, -1]], 1, 0, 1]]], [-1, [[[], 1, 0, 0], [[[2, -1], [3, 1]], 1, 0, 1]]]]) == (
         r"\sigma(q_{1} - q_{2}) + \sigma(q_{2} - q_{3})")

@@ -94,7 +94,7 @@ def substitute(p: Poly, a: list[int]) -> Poly:
 
 
 def check_coprime(model: Model, ev: dict, facts: Facts) -> Result:
-    """Lemma LC per shape: Q′_B = unit·Π f^e, each f coprime to P′_B by the binomial rule or a Bézout identity."""
+    """Lemma LC per shape: Q′_B = unit·Π f^e, each f coprime to P′_B by the binomial rule or a Bézout identity (LB)."""
     shapes = facts["exp-form"]["shapes"]
     require(len(ev["shapes"]) == len(shapes), "one coprimality entry per shape expected")
     factors_of, counts = [], {"binomial": 0, "bezout": 0}
@@ -129,7 +129,7 @@ def check_coprime(model: Model, ev: dict, facts: Facts) -> Result:
             factors.append((f, e, item["reason"]))
         require(rest is not None and len(x_groups(rest)) == 1, f"shape {i}: Q'_B is not a unit times the stated factors")
         factors_of.append(factors)
-    return {"factors": factors_of}, ["exp-form", "lemma:LC"], say.coprime(len(shapes), counts["binomial"], counts["bezout"])
+    return {"factors": factors_of}, ["exp-form", "lemma:LC"] + ["lemma:LB"] * bool(counts["bezout"]), say.coprime(len(shapes), counts["binomial"], counts["bezout"])
 
 
 def check_construction(model: Model, ev: dict, facts: Facts) -> Result:

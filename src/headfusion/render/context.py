@@ -142,10 +142,20 @@ def _lower_by_text(claim_id: object, every_d: bool = False) -> str | None:
     return text
 
 
-def _notation_flags(cert: dict) -> set[str]:
-    """Rows of the notation table needed beyond the lemmas: the family for every d, the attn notation of heads."""
+def _notation_flags(cert: dict, ctx: dict) -> set[str]:
+    """Rows of the notation table needed beyond the lemmas: only for what this certificate prints.
+
+    every_d: the family for every d; attn: a head written attn(·) (a label or a face limit); sigma: σ
+    occurs (a label, a face limit, the proof in brief); t: transcendental weights e^b; image: a
+    refutation tree closes leaves as symmetric images.
+    """
     flags = {"every_d"} if cert.get("spec", {}).get("every_d") else set()
-    return flags | ({"attn"} if any("attn" in str(h.get("label", "")) for h in cert["model"]["heads"]) else set())
+    shown = json.dumps({k: v for k, v in ctx.items() if k not in ("notation", "lemmas")})
+    flags |= {"attn"} if r"\\operatorname{attn}" in shown else set()
+    flags |= {"sigma"} if r"\\sigma" in shown else set()
+    flags |= {"t"} if ctx["transcendental"] else set()
+    trees = [c["evidence"]["tree"] for c in cert.get("claims", []) if str(c["id"]).startswith("search:") and "tree" in c["evidence"]]
+    return flags | ({"image"} if any(node[0] == "image" for tree in trees for node in tree) else set())
 
 
 def _evidence_kinds(claims: dict[str, dict], ctx: dict) -> str:
@@ -210,9 +220,9 @@ def build_context(cert: dict) -> dict:
         "theorem_statement": statement_tex(theorem.get("statement", "")),
         "sketch": proof_sketch(cert),
         "lemmas": lemmas,
-        "notation": notation_rows({lm["id"] for lm in lemmas} | _notation_flags(cert)),
         "heads": heads_context(cert),
         "exp": exp_form_context(cert, claims),
+        "transcendental": int(claims.get("exp-form", {}).get("evidence", {}).get("t_scale", 1)) > 1,
         "construction": construction_context(claims),
         "faces": faces_context(cert, claims),
         "classes": classes_context(summary, claims),
@@ -234,4 +244,6 @@ def build_context(cert: dict) -> dict:
         "spec_source": source_lines(spec.get("source")),
     }
     ctx["evidence_kinds"] = _evidence_kinds(claims, ctx)
+    ctx["sigma"] = "sigma" in (flags := _notation_flags(cert, ctx))
+    ctx["notation"] = notation_rows({lm["id"] for lm in lemmas} | flags)
     return ctx

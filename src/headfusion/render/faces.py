@@ -22,7 +22,7 @@ def _head_parts(scale: Fraction, atoms: list) -> tuple[Fraction, str | None, boo
     """One head of rows [key, coef, bias, value] as (constant, the rest, uses attn): exactly scale·H = constant + rest.
 
     A two-atom head is v_0 + (v_1 − v_0)σ(⟨k_1 − k_0, q⟩ + log(μ_1/μ_0)), its atoms ordered so that the
-    argument's first coefficient is positive (σ(−z) = 1 − σ(z)); a longer head with unit weights is
+    multiple of σ is positive (σ(−z) = 1 − σ(z)) and its argument written with the positive terms first; a longer head with unit weights is
     attn([logits], [values]) as Table 2 defines it, any other the quotient Σ v μ e^⟨k,q⟩ / Σ μ e^⟨k,q⟩.
     """
     keys = {tuple((int(j), as_fraction(v)) for j, v in sorted(a[0], key=lambda jv: int(jv[0])) if as_fraction(v)) for a in atoms}
@@ -41,13 +41,14 @@ def _head_parts(scale: Fraction, atoms: list) -> tuple[Fraction, str | None, boo
             return {j: v for j, v in sorted(out.items()) if v}
 
         first, second = atoms
-        if next(iter(difference(first, second).values())) < 0:
+        if scale * (as_fraction(second[3]) - as_fraction(first[3])) < 0:
             first, second = second, first
         (_, c0, e0, v0), (_, c1, e1, v1) = first, second
         a = scale * (as_fraction(v1) - as_fraction(v0))
         if a == 0:
             return scale * as_fraction(v0), None, False
-        arg = tex_linear([[j, v] for j, v in difference(first, second).items()])
+        terms = sorted(difference(first, second).items(), key=lambda jv: (jv[1] < 0, jv[0]))  # positive terms first
+        arg = "".join(coef_prefix(v, not i) + f"q_{{{j}}}" for i, (j, v) in enumerate(terms)) or "0"
         ratio = as_fraction(c1) / as_fraction(c0)
         shift = as_fraction(e1) - as_fraction(e0)
         if ratio != 1:
@@ -146,6 +147,7 @@ def faces_context(cert: dict, claims: dict[str, dict]) -> dict:
         "total": len(nodes),
         "more": max(0, len(nodes) - MAX_FACE_ROWS),
         "note": None,
+        "sigma": any(r"\sigma" in row["form"] or r"\sigma" in row.get("plus_form", "") for row in rows),
         "attn": uses_attn([node.get("form", []) for node in nodes[:MAX_FACE_ROWS]]),
         "used": "lower:face" in used_claims(cert),
     }

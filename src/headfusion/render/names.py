@@ -1,7 +1,7 @@
 """Readable names of claims: "Newton bound", "No head with at most 7 atoms" instead of internal ids.
 
-Lemmas are named by a reference to their printed number (they are numbered 1, 2, … without gaps
-in the order the certificate lists them) and their name.  The claims graph is printed as the
+Lemmas are named by a reference to their identifier, which is what the certificate prints
+(Lemma L4, Lemma LK: the same name in every certificate), and their name.  The claims graph is printed as the
 dependency table (Table "Claims and the claims they use"); there is no figure.
 """
 

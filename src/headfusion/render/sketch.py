@@ -15,6 +15,7 @@ from typing import Any
 from headfusion.render.faces import model_rows, tex_exact_form, tex_face_form
 from headfusion.render.names import used_claims
 from headfusion.render.sections import _atoms_of
+from headfusion.render.structure import _lattice_tex, _support, non_vertices, non_vertices_tex, tilt_vector_tex
 from headfusion.render.tex import tex_int, tex_linear, tex_vector
 
 
@@ -32,15 +33,17 @@ def _newton_sentence(cert: dict, claims: dict[str, dict]) -> str:
     parts = []
     if nblocks > 1:
         parts.append(
-            rf"$F$ is a sum over ${nblocks}$ blocks of heads on disjoint variables, so $Q'=\prod_BQ'_B$ is the product of the"
+            rf"$F$ is a sum over ${nblocks}$ \emph{{blocks}} (groups of heads joined by common variables, Table~\ref{{tab:notation}})"
+            r" on disjoint variables, so $Q'=\prod_BQ'_B$ is the product of the"
             r" blocks' denominators in lowest terms and $\Newt(Q')=\prod_B\Newt(Q'_B)$ (Lemma~\ref{lem:LP})."
         )
     units = all(len({tuple(e[:-1]) for e, _ in sh["Q"]}) == 1 for sh in claims.get("exp-form", {}).get("evidence", {}).get("shapes", []))
+    each = "$Q'$ is" if nblocks <= 1 else "Each $Q'_B$ is"
     if units:
-        parts.append(r"Each $Q'_B$ is a unit (a monomial), so $\Newt(Q')$ is a point and $V=1$.")
+        parts.append(rf"{each} a unit (a monomial), so $\Newt(Q')$ is a point and $V=1$.")
     elif methods == {"parallelepiped"}:
         parts.append(
-            rf"Each $Q'_B$ is a product of binomials with linearly independent exponent differences, so its Newton polytope is a"
+            rf"{each} a product of binomials with linearly independent exponent differences, so its Newton polytope is a"
             rf" parallelepiped (Lemma~\ref{{lem:LZ}}), and $\Newt(Q')$ has $V={V}$ vertices."
         )
     else:
@@ -88,12 +91,17 @@ def _classes_sentence(claims: dict[str, dict], summary: dict) -> str | None:
     k = len(first["sums"])
     tilted = any(str(r) != "1" or int(t) != 0 for r, t in first["tilt"])
     where = f" of Shape~{i + 1}" if len(claim["evidence"]["shapes"]) > 1 else ""
-    nblocks = len(claims.get("exp-form", {}).get("evidence", {}).get("blocks", []))
-    poly = r"Q'_B(\rho_B\odot x)" if tilted else "Q'_B"
-    tilt = " (after a positive tilt of the variables, which keeps supports and signs)" if tilted else ""
+    exp = claims.get("exp-form", {}).get("evidence", {})
+    nblocks, t_scale = len(exp.get("blocks", [])), int(exp.get("t_scale", 1))
+    q = "Q'" if nblocks == 1 else "Q'_B"
+    rho = tilt_vector_tex(first["tilt"], t_scale)
+    poly = rf"{q}(\rho\odot x)" if tilted else q
+    tilt = (rf", after the tilt $x\mapsto\rho\odot x$ with $\rho={rho}$ (positive, so it keeps supports and signs)" if tilted
+            else rf" (the tilt is $\rho={rho}$: none)")
     return (
         r"Residue classes give more (Lemma~\ref{lem:LK}, Table~\ref{tab:classes}): the coefficients of"
-        rf" ${poly}${where} add up to the same nonzero number on each of the ${k}$ classes modulo a sublattice of index ${k}${tilt}."
+        rf" ${poly}${where} add up to the same nonzero number on each of the ${k}$ classes modulo the sublattice"
+        rf" $M={_lattice_tex(first['lattice'])}$ of index ${k}${tilt}."
         r" A product $gQ'$ then has the same sum on every class, and for a head $D=gQ'$ with positive coefficients that sum is"
         r" positive, so every class holds a term of $D$"
         + (r"; the classes of the blocks combine (Lemmas~\ref{lem:LK}, \ref{lem:LP})" if nblocks > 1 else "")
@@ -102,16 +110,23 @@ def _classes_sentence(claims: dict[str, dict], summary: dict) -> str | None:
 
 
 def _edges_sentence(claims: dict[str, dict], summary: dict) -> str | None:
-    """Lemma LE in one paragraph."""
+    """Lemma LE in one paragraph, naming the points of supp Q′ that are not vertices."""
     if "lower:edges" not in claims:
         return None
     V, bound = summary["newton_vertices"], summary["rigid_edge_bound"]
+    exp = claims["exp-form"]["evidence"]
+    single = len(exp["blocks"]) == 1
+    off = non_vertices(claims)
+    which = ""
+    if single and off and off[0]:
+        which = rf", as {non_vertices_tex(off[0])} of $\supp Q'$ {'is not a vertex' if len(off[0]) == 1 else 'are not vertices'}"
     return (
         rf"Rigid edges rule out a head with exactly $V={tex_int(V)}$ atoms (Lemma~\ref{{lem:LE}}, Table~\ref{{tab:edges}}): in such a"
-        r" head every term of $D=gQ'$ is a vertex of $\Newt(D)$. Along each edge of a spanning tree of every $\Newt(Q'_B)$ the face"
-        r" limit of $F$ is not constant, and the identity of the top faces of $DP'=NQ'$ then forces the matching edge of $\Newt(D)$"
-        r" to have the same length; so $\Newt(g)$ is a point, $g$ is a monomial, and $D$ would have $|\supp Q'|>V$ terms."
-        rf" Hence $m^*(F)\ge {tex_int(bound)}$."
+        r" head every term of $D=gQ'$ is a vertex of $\Newt(D)$. Along each edge of a spanning tree of "
+        + (r"$\Newt(Q')$" if single else r"every $\Newt(Q'_B)$")
+        + r" the face limit of $F$ is not constant, and the identity of the top faces of $DP'=NQ'$ then forces the matching edge"
+        r" of $\Newt(D)$ to have the same length; so $\Newt(g)$ is a point, $g$ is a monomial, and $D$ would have"
+        rf" $|\supp Q'|={tex_int(_support(exp))}>V$ terms{which}. Hence $m^*(F)\ge {tex_int(bound)}$."
     )
 
 

@@ -180,7 +180,7 @@ def check_newton(model: Model, ev: dict, facts: Facts) -> Result:
         methods.add(item["method"])
     total = prod(counts[s] for s in exp["blocks"])
     how = " and ".join(sorted({"integer witnesses" if m == "vertices" else "Lemma LZ" for m in methods}, reverse=True)) or "no variables"
-    deps = ["coprime", "exp-form", "lemma:L5", "lemma:LP"] + (["lemma:LZ"] if "parallelepiped" in methods else [])
+    deps = ["coprime", "exp-form", "lemma:L5"] + ["lemma:LP"] * (len(exp["blocks"]) > 1) + ["lemma:LZ"] * ("parallelepiped" in methods)
     # per shape: V_B and, for listed vertices, the set (lower:classes mixes V_B in, lower:edges spans it)
     return {"count": total, "shapes": list(zip(counts, listed_sets))}, deps, say.newton(total, how)
 
@@ -247,7 +247,8 @@ def check_refutation(model: Model, ev: dict, facts: Facts) -> Result:
     leaves = replay(P, Q, m, ev, facts["lower:newton"]["count"])
     interior = ["lower:newton"] if leaves.get("interior") else []  # interior leaves rest on the checked V (L5)
     # not the construction: the box, rows and tree are P′, Q′ and m alone (the theorem checks lower ≤ upper)
-    return {"lower": m + 1}, ["coprime", "exp-form", "lemma:LP", "lemma:LR"] + interior, say.refutation(m, leaves)
+    lp = ["lemma:LP"] * (len(facts["exp-form"]["blocks"]) > 1)  # P′, Q′ combined over the blocks
+    return {"lower": m + 1}, ["coprime", "exp-form", "lemma:LR"] + lp + interior, say.refutation(m, leaves)
 
 
 def check_head(model: Model, ev: dict, facts: Facts) -> Result:

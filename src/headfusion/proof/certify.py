@@ -66,6 +66,7 @@ def run_searches(
             if progress:
                 progress(f"{where}: replaying the supplied refutation")
             question = question or kernel_question(form)
+            results = [r for r in results if r.get("refutation") is None]  # a refutation at m covers the smaller ones
             results.append({"status": "unsat", "atoms": m, "refutation": replayed_refutation(question, m, supplied[m])})
             continue
         points = box_points(form, m)
@@ -90,6 +91,10 @@ def run_searches(
             data["refutation"], why = find_refutation(question, m, timeout)
             if data["refutation"] is None:
                 note = f"m = {m}: {why}; the solver's unsat stays testimony"
+        if data.get("refutation") is not None:  # it also refutes every smaller m: the smaller refutations say nothing more
+            for old in [r for r in results if r.get("refutation") is not None]:
+                results.remove(old)
+                queries.pop(str(old.get("smt2_file")), None)
         results.append(data)
         if result.status != "unsat":
             break

@@ -14,7 +14,7 @@ import json
 import re
 
 from headfusion.render.files import sanitize_slug
-from headfusion.render.names import claim_names, lemma_tag
+from headfusion.render.names import claim_names, lemma_tag, used_claims
 from headfusion.render.search import refutation_polys, refutations_context, testimony_context
 from headfusion.render.faces import faces_context
 from headfusion.render.sections import construction_context, exp_form_context, heads_context
@@ -36,8 +36,8 @@ def _claims_by_id(cert: dict) -> dict[str, dict]:
     return {c["id"]: c for c in cert.get("claims", [])}
 
 
-def _claim_rows(claims_list: list[dict], names: dict[str, str]) -> list[dict]:
-    """The checked claims that carry data (lemmas are in Section 2), with their statements."""
+def _claim_rows(claims_list: list[dict], names: dict[str, str], used: set[str]) -> list[dict]:
+    """The checked claims that carry data (lemmas are in Section 2), with their statements; `used`: the theorem rests on it."""
     return [
         {
             "id": tex_text(c["id"]),
@@ -45,13 +45,14 @@ def _claim_rows(claims_list: list[dict], names: dict[str, str]) -> list[dict]:
             "kind": tex_text(c.get("kind", "")),
             "statement": statement_tex(c.get("statement", "")),
             "search": c["id"].startswith("search:"),
+            "used": c["id"] in used,
         }
         for c in claims_list
         if c.get("kind") not in UNCHECKED and c.get("kind") != "lemma"
     ]
 
 
-def _dependency_rows(claims_list: list[dict], names: dict[str, str]) -> list[dict]:
+def _dependency_rows(claims_list: list[dict], names: dict[str, str], used: set[str]) -> list[dict]:
     """Every claim with the claims it uses (readable names; lemmas by their tags)."""
     rows = []
     for c in claims_list:
@@ -65,6 +66,7 @@ def _dependency_rows(claims_list: list[dict], names: dict[str, str]) -> list[dic
                 "uses": "; ".join(others + ([("Lemma " if len(lemmas) == 1 else "Lemmas ") + ", ".join(lemmas)] if lemmas else []))
                 or "--",
                 "unchecked": c.get("kind") in UNCHECKED,
+                "unused": c.get("kind") not in UNCHECKED and c["id"] not in used,
             }
         )
     return rows
@@ -199,6 +201,7 @@ def build_context(cert: dict) -> dict:
     slug = sanitize_slug(spec.get("slug", "certificate"))
     testimony_lower = summary.get("testimony_lower")
     names = claim_names(cert)
+    used = used_claims(cert)
     parts = function_parts(cert)
     command, command_spec = command_text(metadata.get("command", []), spec)
     P, Q = refutation_polys(cert)
@@ -232,8 +235,9 @@ def build_context(cert: dict) -> dict:
         "refutation_p": P,
         "refutation_q": Q,
         "testimony": testimony_context(cert),
-        "claims": _claim_rows(claims_list, names),
-        "dependencies": _dependency_rows(claims_list, names),
+        "claims": _claim_rows(claims_list, names, used),
+        "dependencies": _dependency_rows(claims_list, names, used),
+        "newton_used": "lower:newton" in used,
         "unchecked": [names[c["id"]] for c in claims_list if c.get("kind") in UNCHECKED],
         "command": command,
         "command_spec": command_spec,

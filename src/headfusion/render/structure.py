@@ -71,18 +71,20 @@ def classes_context(summary: dict, claims: dict[str, dict]) -> dict | None:
     newton = claims.get("lower:newton", {}).get("evidence", {}).get("shapes", [])
     coprime = claims.get("coprime", {}).get("evidence", {}).get("shapes", [])
     factors: dict[int, int] = {}
+    mixed = False  # some block counts its vertices (V_B > K_B), as the kernel decides
     for block in exp["evidence"]["blocks"]:
         s = int(block["shape"])
         item = claim["evidence"]["shapes"][s]
         vertices = (len(newton[s].get("vertices", [])) if newton[s].get("method") == "vertices"
                     else 2 ** len(coprime[s]["factors"]))  # a parallelepiped of binomials (Lemma LZ)
         value = max(len(item["sums"]) if item is not None else 1, vertices)
+        mixed |= vertices > (len(item["sums"]) if item is not None else 1)
         factors[value] = factors.get(value, 0) + 1
     product = r"\cdot ".join(str(k) if n == 1 else f"{k}^{{{n}}}" for k, n in sorted(factors.items(), reverse=True))
     bound = tex_int(summary["residue_class_bound"])
     return {"shapes": shapes, "bound": bound, "product": product if product != bound else None,
             "tilted": any(shape["tilt"] for shape in shapes),
-            "nblocks": len(exp["evidence"]["blocks"]), "mixed": any(item is None for item in claim["evidence"]["shapes"])}
+            "nblocks": len(exp["evidence"]["blocks"]), "mixed": mixed}
 
 
 def _face_tex(terms: list, u: list[int], t_scale: int) -> dict[str, Any]:

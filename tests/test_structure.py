@@ -106,7 +106,10 @@ def test_lk_mixes_with_newton_across_blocks():
 def with_claim(cert: dict, cid: str, evidence: dict, deps: list[str]) -> dict:
     """A certificate with one more claim (placed before the theorem), built by hand."""
     forged = copy.deepcopy(cert)
-    for lemma in [d[6:] for d in deps if d.startswith("lemma:")]:
+    wanted = {d[6:] for d in deps if d.startswith("lemma:")}
+    while extra := {n for lemma in wanted for n in LEMMAS[lemma][1]} - wanted:  # with the lemmas their proofs cite
+        wanted |= extra
+    for lemma in [i for i in LEMMAS if i in wanted]:  # in the kernel's order: a lemma after those it cites
         if f"lemma:{lemma}" not in [c["id"] for c in forged["claims"]]:
             name, needs, text = LEMMAS[lemma]
             last = max(i for i, c in enumerate(forged["claims"]) if c["kind"] == "lemma")

@@ -145,7 +145,7 @@ def check_construction(model: Model, ev: dict, facts: Facts) -> Result:
         require(set(x_groups(N)) <= set(groups), f"shape {i}: supp N is not inside supp D")
         sizes.append(len(groups))
     atoms = prod(sizes[s] for s in exp["blocks"])
-    return {"atoms": atoms}, ["exp-form", "lemma:L1", "lemma:LP"], say.construction(atoms)
+    return {"atoms": atoms}, ["exp-form", "lemma:L1"] + ["lemma:LP"] * (len(exp["blocks"]) > 1), say.construction(atoms, len(exp["blocks"]))
 
 
 def check_newton(model: Model, ev: dict, facts: Facts) -> Result:

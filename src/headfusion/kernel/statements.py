@@ -48,14 +48,13 @@ def plural(n: int, word: str) -> str:
 
 
 def definition(heads: int, constant: tuple[int, int], dimension: int, terms: int) -> str:
-    return (rf"$F$ is the sum of {'the ' + plural(heads, 'head') if heads != 1 else 'the head'} of Table~\ref{{tab:heads}} plus the constant ${tex_rational(*constant)}$, "
+    return (rf"$F$ is the sum of {'the ' + plural(heads, 'head') if heads != 1 else 'the head'} of Table~\ref{{tab:heads}}{f' plus the constant ${tex_rational(*constant)}$' if constant[0] else ''}, "
             rf"on $q\in\mathbb{{R}}^{{{dimension}}}$; its multi-head cost is {terms} head-atom terms.")
 
 
 def exp_form(blocks: int, rank: int) -> str:
-    return (rf"$F=c+\sum_B P'_B/Q'_B$ over {plural(blocks, 'block')} on disjoint variables, in the lattice "
-            rf"$\Lambda=\bigoplus_B\Lambda_B$ of rank {rank}; each $P'_B/Q'_B$ equals the block's sum of heads "
-            r"$P_B/Q_B$ ($P'_BQ_B=P_BQ'_B$ coefficient by coefficient).")
+    return (rf"$F=c+\sum_B P'_B/Q'_B$ over {blocks} blocks on disjoint variables, in the lattice $\Lambda=\bigoplus_B\Lambda_B$" if blocks != 1 else r"$F=c+P'_B/Q'_B$ for its one block, in the lattice $\Lambda=\Lambda_B$") + (
+            rf" of rank {rank}; {'each' if blocks != 1 else 'and'} $P'_B/Q'_B$ equals the block's sum of heads $P_B/Q_B$ ($P'_BQ_B=P_BQ'_B$ coefficient by coefficient).")
 
 
 def coprime(shapes: int, binomials: int, bezout: int) -> str:
@@ -63,8 +62,8 @@ def coprime(shapes: int, binomials: int, bezout: int) -> str:
             rf"{bezout} by a B\'ezout identity), so $F=P'/Q'$ is in lowest terms.")
 
 
-def construction(atoms: int) -> str:
-    return rf"The product head built from the blocks represents $F$ exactly with ${tex_int(atoms)}$ atoms; hence $m^*(F)\le {tex_int(atoms)}$."
+def construction(atoms: int, blocks: int) -> str:
+    return rf"The {'product head built from the blocks' if blocks != 1 else 'block head'} represents $F$ exactly with ${tex_int(atoms)}$ atoms; hence $m^*(F)\le {tex_int(atoms)}$."
 
 
 def newton(vertices: int, how: str) -> str:

@@ -46,10 +46,11 @@ def run_searches(
     from headfusion.solving.solver import search
     from headfusion.solving.smtlib import Options
 
-    if not form.is_rational:
-        return [], {}, "search not applicable: transcendental weights e^b cannot be expressed in linear real arithmetic"
     upper = form.upper_bound
     steps = list(range(lower, upper))  # only above the strongest proved bound: nothing to search when they meet
+    if not form.is_rational:  # a note only when a search was wanted: the bounds do not meet
+        return [], {}, ("search not applicable: transcendental weights exp(b) cannot be expressed in linear real arithmetic"
+                        if steps else None)
     results: list[dict] = []
     queries: dict[str, str] = {}
     note = None

@@ -67,6 +67,7 @@ def _dependency_rows(claims_list: list[dict], names: dict[str, str], used: set[s
                 or "--",
                 "unchecked": c.get("kind") in UNCHECKED,
                 "unused": c.get("kind") not in UNCHECKED and c["id"] not in used,
+                "lemma": c.get("kind") == "lemma",
             }
         )
     return rows
@@ -160,6 +161,19 @@ def _notation_flags(cert: dict, ctx: dict) -> set[str]:
     return flags | ({"image"} if any(node[0] == "image" for tree in trees for node in tree) else set())
 
 
+RULES = {"count": "by count", "layer": "by layer", "farkas": "by Farkas multipliers", "image": "as symmetric images",
+         "interior": "as interior"}  # the ways a leaf of a refutation tree closes (Definition 2), as the kernel names them
+
+
+def _tree_rules(cert: dict) -> tuple[list[str], str | None]:
+    """The leaf rules the refutation trees use (all when no tree has a leaf), and the others in words."""
+    used = {node[0] for c in cert.get("claims", []) if str(c["id"]).startswith("search:") and "tree" in c["evidence"]
+            for node in c["evidence"]["tree"] if node and node[0] in RULES}
+    used = used or set(RULES)
+    unused = [RULES[k] for k in RULES if k not in used]
+    return sorted(used), (", ".join(unused[:-1]) + (" or " if len(unused) > 1 else "") + unused[-1]) if unused else None
+
+
 def _evidence_kinds(claims: dict[str, dict], ctx: dict) -> str:
     """What the exact evidence of this certificate consists of, in words (only what it holds)."""
     methods = [sh.get("method") for sh in claims.get("lower:newton", {}).get("evidence", {}).get("shapes", [])]
@@ -238,6 +252,8 @@ def build_context(cert: dict) -> dict:
         "claims": _claim_rows(claims_list, names, used),
         "dependencies": _dependency_rows(claims_list, names, used),
         "newton_used": "lower:newton" in used,
+        "tree_rules": _tree_rules(cert)[0],
+        "tree_rules_unused": _tree_rules(cert)[1],
         "unchecked": [names[c["id"]] for c in claims_list if c.get("kind") in UNCHECKED],
         "command": command,
         "command_spec": command_spec,

@@ -73,6 +73,20 @@ def _unwrap_terms(text: str) -> str:
     return "".join(out).strip()
 
 
+def tex_tt_terms(text: str) -> str:
+    """An expression in typewriter type that breaks only between its top-level terms (never inside a list or a call)."""
+    terms, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        depth += (ch in "([") - (ch in ")]")
+        if depth == 0 and ch in "+-" and i > start and text[i - 1] == " ":
+            terms.append(text[start:i])
+            start = i
+    terms.append(text[start:])
+    if any(len(t) > 60 for t in terms):  # a term longer than a line: let it break where tex_tt breaks
+        return tex_tt(text)
+    return r"\ ".join(r"\mbox{" + tex_tt(t.strip()).replace(r"\allowbreak{}", "") + "}" for t in terms if t.strip())
+
+
 def _balanced(text: str) -> bool:
     depth = 0
     for ch in text:
@@ -90,14 +104,23 @@ def function_parts(cert: dict) -> dict:
     spec, summary, model = cert.get("spec", {}), cert["summary"], cert["model"]
     kind, every_d = spec.get("kind"), bool(spec.get("every_d"))
     nheads, atoms = summary.get("heads", 0), summary.get("head_atom_terms", 0)
-    out: dict = {"every_d": every_d, "authors_title": None, "every_d_family": None, "family_corollary": None,
+    out: dict = {"every_d": every_d, "authors_title": None, "every_d_family": None, "family_corollary": None, "source_note": None,
                  "heads_phrase": ("one head" if nheads == 1 else f"a sum of ${tex_int(nheads)}$ heads")
                  + f" with {_plural(atoms, 'atom')}" + ("" if nheads == 1 else " in total")}
     labels = [h.get("label", "") for h in model.get("heads", [])]
     block = formula_tex(" + ".join(labels)) if all(labels) and str(model.get("constant", 0)) == "0" else None
     toml_name, parameter = _toml_names(spec) if kind == "toml" else (None, None)
     if kind == "toml":
-        out["authors_title"] = tex_breakable(spec.get("title", ""))
+        out["source_note"] = ((rf"The option \texttt{{-{{}}-d}} of the recorded command sets the spec's parameter, here ${tex_text(parameter)}={tex_int(spec['d'])}$. "
+                               if spec.get("d") is not None and not every_d else "")
+                              + r"The verifier rebuilds the heads from this text with headfusion's spec parser (a \texttt{[graph]} generator"
+                                r" names a graph of the networkx library); Table~\ref{tab:heads} lists the"
+                                r" heads it defines, and they are what the certificate is about.")
+        out["authors_title"] = tex_tt(spec.get("title", "")) if spec.get("title") else None
+        written = parse_toml_text(spec["source"], "the embedded TOML spec").title
+        substituted = spec.get("d") is not None and written is not None and written != spec.get("title")
+        out["authors_note"] = (rf"the author's words with ${tex_text(parameter)}={tex_int(spec['d'])}$ substituted, not checked" if substituted
+                               else "the author's words, not checked")
     if every_d:
         out["spec_math"] = ("F(q)=" + block) if block else None
         if kind == "family":
@@ -123,7 +146,7 @@ def function_parts(cert: dict) -> dict:
         text = spec.get("text", "")
         out["title"] = _math(text) or tex_breakable(text)
         out["spec_math"] = formula_tex(text)
-        out["spec_description"] = rf"The function of this certificate is given by the expression {tex_tt(text)}; as a sum of heads it is"
+        out["spec_description"] = rf"The function of this certificate is given by the expression {tex_tt_terms(text)}; as a sum of heads it is"
     elif kind == "family":
         title = str(spec.get("title", ""))
         out["title"] = _math(title) or tex_breakable(title)

@@ -212,8 +212,13 @@ def proof_sketch(cert: dict) -> dict[str, Any]:
     structural = max(V, *(summary.get(k) or 0 for k in ("face_limit_bound", "residue_class_bound", "rigid_edge_bound")))
     if refuted and max(refuted) + 1 > structural:
         m = max(refuted)
+        exp = claims.get("exp-form", {}).get("evidence", {})
+        why = ""
+        if exp and _support(exp) == V:  # LK needs a point of supp Q′ in every class; LE needs |supp Q′| > V
+            why = (rf" (here $|\supp Q'|=V={tex_int(V)}$: residue classes cannot give more, as a class without a point of"
+                   r" $\supp Q'$ has sum $0$, and rigid edges need $|\supp Q'|>V$)")
         paragraphs.append(
-            rf"The structural bounds stop at ${tex_int(structural)}$. A refutation tree"
+            rf"The structural bounds stop at ${tex_int(structural)}${why}. A refutation tree"
             rf" (Section~\ref{{sec:refutations}}) shows that no head with ${tex_int(m)}$ atoms exists: every head with"
             rf" at most ${tex_int(m)}$ atoms would be $D=gQ'$ with $g$ in a finite box (Lemmas~\ref{{lem:L3}}, \ref{{lem:L4}}),"
             rf" and the tree closes every case (Lemma~\ref{{lem:LR}}) {_closing_kinds(claims, V)},"

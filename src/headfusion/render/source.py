@@ -119,8 +119,9 @@ def function_parts(cert: dict) -> dict:
         out["authors_title"] = tex_tt(spec.get("title", "")) if spec.get("title") else None
         written = parse_toml_text(spec["source"], "the embedded TOML spec").title
         substituted = spec.get("d") is not None and written is not None and written != spec.get("title")
-        out["authors_note"] = (rf"the author's words with ${tex_text(parameter)}={tex_int(spec['d'])}$ substituted, not checked" if substituted
-                               else "the author's words, not checked")
+        out["authors_note"] = (rf"(the author's words with ${tex_text(parameter)}={tex_int(spec['d'])}$ substituted; not checked)" if substituted
+                               else "(the author's words, not checked)")
+    out["every_d_hint"] = None if every_d else _every_d_hint(spec)
     if every_d:
         out["spec_math"] = ("F(q)=" + block) if block else None
         if kind == "family":
@@ -162,6 +163,23 @@ def function_parts(cert: dict) -> dict:
                                    rf" the TOML spec {tex_tt(toml_name)}, whose text the certificate embeds (Appendix~\ref{{sec:source}});"
                                    r" as a sum of heads it is")
     return out
+
+
+def _every_d_hint(spec: dict) -> str | None:
+    """Where the family of this member is a sum of copies of one block: the command that certifies it for every d."""
+    from headfusion.spec.errors import InputError
+    from headfusion.spec.expressions import SpecError
+    from headfusion.spec.family import every_d_block
+
+    if spec.get("kind") not in ("family", "toml"):
+        return None
+    try:
+        every_d_block(str(spec["kind"]), spec.get("text"), spec.get("source") if spec.get("kind") == "toml" else None)
+    except (SpecError, InputError):
+        return None
+    what = "SPEC" if spec["kind"] == "toml" else tex_text(spec.get("text", ""))
+    return (r"The family of this function is a sum of copies of one block on disjoint variables; its theorem for every $d$ has its own"
+            rf" certificate, \texttt{{headfusion certify {what} -{{}}-every-d}}.")
 
 
 def command_text(command: object, spec: dict) -> tuple[str, bool]:

@@ -449,3 +449,28 @@ def test_face_forms_normalise_the_sign_of_sigma():
     # σ(q1−q2) − σ(−q2+q3), as the referee met it, is σ(q1−q2) + σ(q2−q3) up to a constant
     assert tex_face_form([[1, [[[], 1, 0, 0], [[[1, 1], [2, -1]], 1, 0, 1]]], [-1, [[[], 1, 0, 0], [[[2, -1], [3, 1]], 1, 0, 1]]]]) == (
         r"\sigma(q_{1} - q_{2}) + \sigma(q_{2} - q_{3})")
+
+
+def test_every_lower_bound_is_checkable_on_the_page():
+    """ρ_B stated even when it is 1; rigid edges with their margins and the non-vertex points of supp Q′ named."""
+    tex = render_latex(cert_for("sigmoid(q1) + sigmoid(2*q1)"))
+    assert r"with the tilt $\rho_B=(1)$ (no tilt" in tex and r"\rho^p=\prod_\ell\rho_\ell^{p_\ell}" in tex
+    tri = cert_for("sigmoid(q1-q2) + sigmoid(q2-q3) + sigmoid(q1-q3)")
+    tex = render_latex(tri)
+    assert r"witness $\omega$ & margin & $\len$" in tex
+    assert re.search(r"^1 & \$\(0,1\)\$ & \$\(0,2\)\$ & \$\(-1,0\)\$ & 1 & 1 & ", tex, re.M)  # ⟨ω,·⟩: −0 on the edge, −1 next
+    assert r"has $7$ points: the vertices of Section~\ref{sec:lower} and the point $(1,1)$, which is not a vertex" in tex
+    # the margin is the gap between the top level and the next one of supp Q′_B, recomputed here
+    shape = next(c for c in tri["claims"] if c["id"] == "exp-form")["evidence"]["shapes"][0]
+    levels = sorted({-int(e[0]) for e, _ in shape["Q"]}, reverse=True)  # ω = (−1, 0)
+    assert levels[0] - levels[1] == 1
+
+
+def test_only_what_a_certificate_uses_is_defined():
+    """No σ where σ never occurs; Definition 2 with only the leaf rules its trees use; one symbol per meaning."""
+    tex = render_latex(cert_for("attn([0, q1, 2*q1], [0, 1, 3]) + attn([0, q2, 2*q2], [0, 1, 3])"))
+    assert r"\sigma" not in tex and r"\operatorname{attn}" in tex.split(r"\label{tab:notation}")[1].split(r"\end{longtable}")[0]
+    tex = render_latex(_search_cert())
+    definition = tex.split(r"\begin{definition}[refutation tree]")[1].split(r"\end{definition}")[0]
+    assert r"\emph{Farkas}" in definition and r"\emph{image of node" not in definition and "symmetric images or as interior" in definition
+    assert "r_p" not in tex and r"\mathcal{B}" not in tex and r"\mathcal{K}" not in tex

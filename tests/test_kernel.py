@@ -82,7 +82,8 @@ TAMPERINGS: dict[str, tuple[Callable[[dict], None], str]] = {
     "drop a witness": (lambda c: ev(c, "lower:newton")["shapes"].__setitem__(0, {"method": "vertices", "vertices": [[[0], [-1]]]}), "lower:newton"),
     "construction weight": (lambda c: ev(c, "upper")["heads"][0]["D"][0].__setitem__(1, 3), "upper"),
     "face bound": (lambda c: ev(c, "lower:face")["nodes"][0].update(bound=9), "lower:face"),
-    "theorem drops a dependency": (lambda c: claim(c, "theorem")["depends_on"].remove("lower:face"), "theorem"),
+    "theorem drops a dependency": (lambda c: claim(c, "theorem")["depends_on"].remove("lower:newton"), "theorem"),
+    "theorem rests on a bound it does not need": (lambda c: claim(c, "theorem")["depends_on"].append("lower:face"), "theorem"),
     "theorem gains a dependency": (lambda c: claim(c, "theorem")["depends_on"].append("coprime"), "theorem"),
     "construction loses L1": (lambda c: claim(c, "upper")["depends_on"].remove("lemma:L1"), "upper"),
     "theorem numbers": (lambda c: ev(c, "theorem").update(lower=9, upper=9, minimum=9), "theorem"),
@@ -147,7 +148,8 @@ def test_a_checked_head_is_a_proof_and_its_relabelling_is_not():
     relabelled = copy.deepcopy(cert)
     head = claim(relabelled, "search:m4")
     head.update(id="testimony:m4", kind="testimony", evidence={"atoms": 4, "verdict": "unsat"})
-    relabelled["claims"][-1]["depends_on"].remove("search:m4")
+    theorem = relabelled["claims"][-1]["depends_on"]  # the construction's 4 atoms give the upper bound first
+    assert "search:m4" not in theorem and "upper" in theorem
     assert "testimony:m4" in rejected(relabelled)
     bad = copy.deepcopy(cert)
     ev(bad, "search:m4")["head"][0]["value"] = 1
@@ -404,8 +406,9 @@ def refuted() -> dict:
 
 def test_refuted_minimum_is_proved(refuted):
     assert refuted["summary"]["status"] == "proved" and refuted["summary"]["minimum"] == 4
-    assert [c["kind"] for c in refuted["claims"] if c["id"].startswith("search:")] == ["refutation", "refutation"]
-    assert "search:m3" in claim(refuted, "theorem")["depends_on"]
+    # the searches refuted m = 2 and m = 3; the tree for m = 3 covers m = 2, so it alone is kept
+    assert [c["id"] for c in refuted["claims"] if c["id"].startswith("search:")] == ["search:m3"]
+    assert claim(refuted, "theorem")["depends_on"] == ["search:m3", "upper"]
 
 
 def _first(tree: list, kind: str) -> int:
@@ -459,7 +462,15 @@ def test_refutation_tampering_exits_1_naming_the_claim(refuted, name, tmp_path, 
 
 def test_the_box_is_the_kernels_own(refuted):
     """A refutation cannot choose its question: the same tree does not close a larger m."""
-    cert = copy.deepcopy(refuted)
+    import time
+
+    from headfusion.algebra.expform import combined_polys, exponential_form
+    from headfusion.solving.refute import refute
+
+    P, Q = combined_polys(exponential_form(load_spec("sigmoid(q1) + sigmoid(3*q1)").model))
+    found = refute(P.terms, Q.terms, 2, deadline=time.time() + 60)
+    cert = certificate("sigmoid(q1) + sigmoid(3*q1)", None, [{"status": "unsat", "atoms": 2, "refutation": found.evidence}])
+    assert verify_certificate(cert).ok
     item = claim(cert, "search:m2")
     item["id"] = "search:m3"
     cert["claims"] = [c for c in cert["claims"] if c is item or c["id"] != "search:m3"]

@@ -93,16 +93,18 @@ def test_slug_is_sanitised():
     assert sanitize_slug("") == "certificate"
 
 
-def test_lemmas_are_referenced_by_their_printed_numbers():
+def test_lemmas_are_printed_and_referenced_under_their_identifiers():
     cert = cert_for("W", 3)
     names = claim_names(cert)
     assert names["lemma:L5"] == r"Lemma~\ref{lem:L5} (Newton polytopes)" and names["def:F"] == r"The function $F$"
     assert lemma_refs("closes every case (Lemma LR); by Lemma LK, and Lemmas L3, L4 and LP") == (
         r"closes every case (Lemma~\ref{lem:LR}); by Lemma~\ref{lem:LK}, and Lemmas~\ref{lem:L3}, \ref{lem:L4} and \ref{lem:LP}")
     tex = render_latex(cert)
-    assert r"\renewcommand{\thelemma}" not in tex  # numbered 1, 2, ... in print order: no gaps
+    # one stable name per lemma in every certificate: "Lemma L4", never a number that changes with the lemmas printed
+    assert r"\renewcommand{\thelemma}{\lemmatag}" in tex
     printed = [c["id"][6:] for c in cert["claims"] if c["kind"] == "lemma"]
     assert re.findall(r"\\label\{lem:(\w+)\}", tex) == printed and "L3" not in printed and "LR" not in printed
+    assert re.findall(r"\\renewcommand\{\\lemmatag\}\{(\w+)\}\n\\begin\{lemma\}", tex) == printed
 
 
 # -- documents ---------------------------------------------------------------------------------
@@ -119,7 +121,7 @@ def test_w3_tex_reads_as_a_complete_proof():
     assert r"P'_B&=x_{1}," in tex and r"Q'_B&=1 + x_{1}," in tex
     # lowest terms by the binomial rule; the parallelepiped of Lemma LZ; the product rule
     assert r"\item $f=1 + x_{1}$: \emph{binomial rule}" in tex and r"$p_1-p_0=(1)$ is primitive" in tex
-    assert r"the remainder of $P'_B$ by $f$ is" in tex and r"$r_f=-1\ne0$" in tex  # x_1 at x_1 = −1
+    assert r"the remainder of $P'_B$ by $f$ is" in tex and r"$\operatorname{rem}_f=-1\ne0$" in tex  # x_1 at x_1 = −1
     assert r"is a segment, with $2$ vertices" in tex
     assert re.search(r"^\(0\) & 0 & 1 & 0\\\\$", tex, re.M) and re.search(r"^\(1\) & q_\{1\} & 1 & 1\\\\$", tex, re.M)
     assert r"$2^{3}=8$ atoms" in tex
@@ -406,3 +408,69 @@ def test_control_characters_and_greek_never_reach_tex_raw():
 
     assert tex_text("a\x7fb\x01c") == "a{[}U+007F{]}b{[}U+0001{]}c"
     assert "Ω" not in explore_pgfplots([{"d": 1, "head_atom_terms": 2, "lower_bound": 2, "upper_bound": 2}], "Ω title")
+
+
+def test_a_toml_spec_without_a_name_is_named_after_its_file():
+    """The referee met "the TOML spec None": a spec without `name` takes it from its file (the certificate's spec text)."""
+    from headfusion.render.context import build_context
+
+    cert = cert_for("proofs/tournament_cycle.toml", 4)
+    ctx = build_context(cert)
+    assert r"\texttt{tournament\_cycle}" in ctx["spec_description"] and "None" not in ctx["spec_description"]
+
+
+def test_the_proof_in_brief_prints_the_true_face_limits_and_a_witness_of_newt_q():
+    """Sentences true as written: F_u in F's own variables with its constant; a multi-block witness is one of Newt(Q′)."""
+    from headfusion.kernel.model import face_limit, model_from_json
+    from headfusion.render.sketch import proof_sketch
+
+    cert = cert_for("sigmoid(q1-q2) + sigmoid(q2-q3) + sigmoid(q1-q3)")
+    text = " ".join(proof_sketch(cert)["paragraphs"])
+    assert r"F_u(q)=\lim_{\tau\to\infty}F(q+\tau u)=2 + \sigma(q_{2} - q_{3})$ and $F_{-u}(q)=\sigma(q_{2} - q_{3})$" in text
+    limit = face_limit(model_from_json(cert["model"]), {0: 1})  # the kernel agrees: σ(q1−q2), σ(q1−q3) → 1
+    assert sum(scale for scale, atoms in limit.heads if len({a.key for a in atoms}) == 1) == 2
+    cert = cert_for("attn([0, q1, 2*q1], [0, 1, 3]) + attn([0, q2, 2*q2], [0, 1, 3])")
+    text = " ".join(proof_sketch(cert)["paragraphs"])
+    assert r"$\omega=(-1,-1)$ singles out the vertex $p=(0,0)$ of $\Newt(Q')$" in text
+    assert r"3 + \operatorname{attn}([0,q_{2},2q_{2}],[0,1,3])" in text
+
+
+def test_face_forms_normalise_the_sign_of_sigma():
+    """σ(−q2+q3) ≃ −σ(q2−q3): the first coefficient of an argument is positive, the constant moves."""
+    from fractions import Fraction
+
+    from headfusion.render.faces import _head_parts, tex_face_form
+
+    atoms = [[[[3, 1]], 1, 0, 0], [[[2, 1]], 1, 0, 1]]  # e^{q2}/(e^{q2}+e^{q3}) = σ(q2 − q3), listed as 0 + 1·σ(q2 − q3)
+    assert _head_parts(Fraction(1), atoms)[:2] == (Fraction(0), r"\sigma(q_{2} - q_{3})")
+    atoms = [[[[2, 1]], 1, 0, 1], [[[3, 1]], 1, 0, 0]]  # the same head, atoms swapped: still 0 + σ(q2 − q3), not 1 − σ(q3 − q2)
+    assert _head_parts(Fraction(2), atoms)[:2] == (Fraction(0), r"2\sigma(q_{2} - q_{3})")
+    assert _head_parts(Fraction(-1), atoms)[:2] == (Fraction(-1), r"\sigma(q_{3} - q_{2})")  # −σ(q2−q3) = −1 + σ(q3−q2)
+    # σ(q1−q2) − σ(−q2+q3), as the referee met it, is σ(q1−q2) + σ(q2−q3) up to a constant
+    assert tex_face_form([[1, [[[], 1, 0, 0], [[[1, 1], [2, -1]], 1, 0, 1]]], [-1, [[[], 1, 0, 0], [[[2, -1], [3, 1]], 1, 0, 1]]]]) == (
+        r"\sigma(q_{1} - q_{2}) + \sigma(q_{2} - q_{3})")
+
+
+def test_every_lower_bound_is_checkable_on_the_page():
+    """ρ_B stated even when it is 1; rigid edges with their margins and the non-vertex points of supp Q′ named."""
+    tex = render_latex(cert_for("sigmoid(q1) + sigmoid(2*q1)"))
+    assert r"with the tilt $\rho_B=(1)$ (no tilt" in tex and r"\rho^p=\prod_\ell\rho_\ell^{p_\ell}" in tex
+    tri = cert_for("sigmoid(q1-q2) + sigmoid(q2-q3) + sigmoid(q1-q3)")
+    tex = render_latex(tri)
+    assert r"witness $\omega$ & margin & $\len$" in tex
+    assert re.search(r"^1 & \$\(0,1\)\$ & \$\(0,2\)\$ & \$\(-1,0\)\$ & 1 & 1 & ", tex, re.M)  # ⟨ω,·⟩: −0 on the edge, −1 next
+    assert r"has $7$ points: the vertices of Section~\ref{sec:lower} and the point $(1,1)$, which is not a vertex" in tex
+    # the margin is the gap between the top level and the next one of supp Q′_B, recomputed here
+    shape = next(c for c in tri["claims"] if c["id"] == "exp-form")["evidence"]["shapes"][0]
+    levels = sorted({-int(e[0]) for e, _ in shape["Q"]}, reverse=True)  # ω = (−1, 0)
+    assert levels[0] - levels[1] == 1
+
+
+def test_only_what_a_certificate_uses_is_defined():
+    """No σ where σ never occurs; Definition 2 with only the leaf rules its trees use; one symbol per meaning."""
+    tex = render_latex(cert_for("attn([0, q1, 2*q1], [0, 1, 3]) + attn([0, q2, 2*q2], [0, 1, 3])"))
+    assert r"\sigma" not in tex and r"\operatorname{attn}" in tex.split(r"\label{tab:notation}")[1].split(r"\end{longtable}")[0]
+    tex = render_latex(_search_cert())
+    definition = tex.split(r"\begin{definition}[refutation tree]")[1].split(r"\end{definition}")[0]
+    assert r"\emph{Farkas}" in definition and r"\emph{image of node" not in definition and "symmetric images or as interior" in definition
+    assert "r_p" not in tex and r"\mathcal{B}" not in tex and r"\mathcal{K}" not in tex

@@ -106,7 +106,10 @@ def test_lk_mixes_with_newton_across_blocks():
 def with_claim(cert: dict, cid: str, evidence: dict, deps: list[str]) -> dict:
     """A certificate with one more claim (placed before the theorem), built by hand."""
     forged = copy.deepcopy(cert)
-    for lemma in [d[6:] for d in deps if d.startswith("lemma:")]:
+    wanted = {d[6:] for d in deps if d.startswith("lemma:")}
+    while extra := {n for lemma in wanted for n in LEMMAS[lemma][1]} - wanted:  # with the lemmas their proofs cite
+        wanted |= extra
+    for lemma in [i for i in LEMMAS if i in wanted]:  # in the kernel's order: a lemma after those it cites
         if f"lemma:{lemma}" not in [c["id"] for c in forged["claims"]]:
             name, needs, text = LEMMAS[lemma]
             last = max(i for i, c in enumerate(forged["claims"]) if c["kind"] == "lemma")
@@ -266,3 +269,24 @@ def test_residue_classes_with_huge_exponents_answer_without_a_traceback(capsys):
     assert code == 0, err
     data = json.loads(out)
     assert data["lower_bound"] == data["upper_bound"] == 8 and data["lower_bound_method"] == "residue-classes (LK)"
+
+
+def test_the_theorem_rests_only_on_the_claims_that_give_its_numbers(lk):
+    """σ(q1+1/2)+σ(2q1+1): LK gives 4 with every block an LK block, so neither the Newton bound (2) nor face limits (2) are used."""
+    assert claim(lk, "theorem")["depends_on"] == ["lower:classes", "upper"]
+    assert "lower:newton" not in claim(lk, "lower:classes")["depends_on"]  # no block counts its vertices
+    assert {"lower:newton", "lower:face"} <= {c["id"] for c in lk["claims"]} and verify_certificate(lk).ok
+    forged = copy.deepcopy(lk)
+    claim(forged, "lower:classes")["depends_on"].append("lower:newton")
+    assert "lower:classes" in failures(forged)
+    single = [c["id"] for c in lk["claims"] if c["kind"] == "lemma"]  # one block: Lemma LP only through LK's proof
+    assert "lemma:LP" not in claim(lk, "upper")["depends_on"] + claim(lk, "lower:newton")["depends_on"] and "lemma:LP" in single
+
+
+def test_lemmas_are_those_the_claims_use():
+    """Lemma LB (Bézout) only with a Bézout factor; a Newton bound of one block does not cite Lemma LP."""
+    w = certified("W", 2)
+    assert "lemma:LB" not in [c["id"] for c in w["claims"]] and "lemma:LP" in claim(w, "lower:newton")["depends_on"]
+    s = certified("sigmoid(q1) + sigmoid(2*q1)")  # 1 + x^2 needs a Bézout identity
+    assert "lemma:LB" in claim(s, "coprime")["depends_on"] and "lemma:LP" not in claim(s, "lower:newton")["depends_on"]
+    assert verify_certificate(w).ok and verify_certificate(s).ok

@@ -94,7 +94,7 @@ def substitute(p: Poly, a: list[int]) -> Poly:
 
 
 def check_coprime(model: Model, ev: dict, facts: Facts) -> Result:
-    """Lemma LC per shape: Q′_B = unit·Π f^e, each f coprime to P′_B by the binomial rule or a Bézout identity."""
+    """Lemma LC per shape: Q′_B = unit·Π f^e, each f coprime to P′_B by the binomial rule or a Bézout identity (LB)."""
     shapes = facts["exp-form"]["shapes"]
     require(len(ev["shapes"]) == len(shapes), "one coprimality entry per shape expected")
     factors_of, counts = [], {"binomial": 0, "bezout": 0}
@@ -129,7 +129,7 @@ def check_coprime(model: Model, ev: dict, facts: Facts) -> Result:
             factors.append((f, e, item["reason"]))
         require(rest is not None and len(x_groups(rest)) == 1, f"shape {i}: Q'_B is not a unit times the stated factors")
         factors_of.append(factors)
-    return {"factors": factors_of}, ["exp-form", "lemma:LC"], say.coprime(len(shapes), counts["binomial"], counts["bezout"])
+    return {"factors": factors_of}, ["exp-form", "lemma:LC"] + ["lemma:LB"] * bool(counts["bezout"]), say.coprime(len(shapes), counts["binomial"], counts["bezout"])
 
 
 def check_construction(model: Model, ev: dict, facts: Facts) -> Result:
@@ -145,7 +145,7 @@ def check_construction(model: Model, ev: dict, facts: Facts) -> Result:
         require(set(x_groups(N)) <= set(groups), f"shape {i}: supp N is not inside supp D")
         sizes.append(len(groups))
     atoms = prod(sizes[s] for s in exp["blocks"])
-    return {"atoms": atoms}, ["exp-form", "lemma:L1", "lemma:LP"], say.construction(atoms)
+    return {"atoms": atoms}, ["exp-form", "lemma:L1"] + ["lemma:LP"] * (len(exp["blocks"]) > 1), say.construction(atoms, len(exp["blocks"]))
 
 
 def check_newton(model: Model, ev: dict, facts: Facts) -> Result:
@@ -180,7 +180,7 @@ def check_newton(model: Model, ev: dict, facts: Facts) -> Result:
         methods.add(item["method"])
     total = prod(counts[s] for s in exp["blocks"])
     how = " and ".join(sorted({"integer witnesses" if m == "vertices" else "Lemma LZ" for m in methods}, reverse=True)) or "no variables"
-    deps = ["coprime", "exp-form", "lemma:L5", "lemma:LP"] + (["lemma:LZ"] if "parallelepiped" in methods else [])
+    deps = ["coprime", "exp-form", "lemma:L5"] + ["lemma:LP"] * (len(exp["blocks"]) > 1) + ["lemma:LZ"] * ("parallelepiped" in methods)
     # per shape: V_B and, for listed vertices, the set (lower:classes mixes V_B in, lower:edges spans it)
     return {"count": total, "shapes": list(zip(counts, listed_sets))}, deps, say.newton(total, how)
 
@@ -247,7 +247,8 @@ def check_refutation(model: Model, ev: dict, facts: Facts) -> Result:
     leaves = replay(P, Q, m, ev, facts["lower:newton"]["count"])
     interior = ["lower:newton"] if leaves.get("interior") else []  # interior leaves rest on the checked V (L5)
     # not the construction: the box, rows and tree are P′, Q′ and m alone (the theorem checks lower ≤ upper)
-    return {"lower": m + 1}, ["coprime", "exp-form", "lemma:LP", "lemma:LR"] + interior, say.refutation(m, leaves)
+    lp = ["lemma:LP"] * (len(facts["exp-form"]["blocks"]) > 1)  # P′, Q′ combined over the blocks
+    return {"lower": m + 1}, ["coprime", "exp-form", "lemma:LR"] + lp + interior, say.refutation(m, leaves)
 
 
 def check_head(model: Model, ev: dict, facts: Facts) -> Result:

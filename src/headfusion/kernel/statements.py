@@ -16,10 +16,11 @@ LEMMAS: dict[str, tuple[str, tuple[str, ...], str]] = {
     "L5": ("Newton polytopes", ("L1", "L2", "L4"), r"For nonzero Laurent polynomials $g,R$, $\operatorname{Newt}(gR)=\operatorname{Newt}(g)+\operatorname{Newt}(R)$ has at least as many vertices as $\operatorname{Newt}(R)$, all in $\operatorname{supp}(gR)$. Hence if $F=P'/Q'$ with $\gcd(P',Q')=1$ in $\mathbb{R}[\Lambda]$, every head for $F$ has at least $\#\operatorname{vert}\operatorname{Newt}(Q')$ atoms."),
     "L6": ("Face limits", (), r"Let $F_u(q)=\lim_{\tau\to\infty}F(q+\tau u)$ for a direction $u$. If $F$ is not invariant along $u$, then $m^*(F)\ge m^*(F_u)+m^*(F_{-u})$."),
     "LP": ("Product", ("L1",), r"For blocks on disjoint variables with $\gcd(P'_B,Q'_B)=1$, $F=c+\sum_B P'_B/Q'_B$ has lowest-terms denominator $Q'=\prod_B Q'_B$; block heads $N_B/D_B$ give a product head with $\prod_B|\operatorname{supp}D_B|$ atoms, and $\operatorname{Newt}(Q')=\prod_B\operatorname{Newt}(Q'_B)$ has $\prod_B\#\operatorname{vert}\operatorname{Newt}(Q'_B)$ vertices."),
-    "LC": ("Coprimality certificates", ("L5",), r"If $Q'$ is a unit times a product of powers of factors $f$, each coprime to $P'$, then $\gcd(P',Q')=1$. A binomial $f=\varphi_0x^{p_0}+\varphi_1x^{p_1}$ with $p_1-p_0$ primitive is irreducible; it is coprime to $P'$ if $P'$ is not a multiple of $f$ in $\mathbb{Q}[t^{\pm1}][\Lambda]$ and $\varphi_0$ or $\varphi_1$ is a unit of $\mathbb{Q}[t^{\pm1}]$. If $\kappa$ separates the differences of $\operatorname{supp}f$ and $AP'(y^\kappa)+A'f(y^\kappa)$ is a nonzero monomial in $y$, then $f$ is coprime to $P'$."),
+    "LC": ("Coprimality certificates", (), r"If $Q'$ is a unit times a product of powers of factors $f$, each coprime to $P'$, then $\gcd(P',Q')=1$. A binomial $f=\varphi_0x^{p_0}+\varphi_1x^{p_1}$ with $p_1-p_0$ primitive is irreducible, and for an integer vector $\eta$ with $\langle\eta,p_1-p_0\rangle=1$ it is coprime to $P'$ if and only if its remainder $\operatorname{rem}_f=\sum_pP'_p\,(-\varphi_0/\varphi_1)^{\langle\eta,p\rangle}x^{p-\langle\eta,p\rangle(p_1-p_0)}$ is not zero."),
+    "LB": ("Bézout identities", ("L5",), r"Let $f$ be a factor of $Q'$ and $\kappa$ an integer vector with $\langle\kappa,p\rangle\ne\langle\kappa,p'\rangle$ for distinct $p,p'\in\operatorname{supp}f$, and write $R(y^\kappa)$ for $R$ with $x_\ell$ replaced by $y^{\kappa_\ell}$. If $A\,P'(y^\kappa)+A'\,f(y^\kappa)$ is a nonzero monomial for Laurent polynomials $A,A'$ in $y$, then $f$ is coprime to $P'$."),
     "LZ": ("Parallelepipeds", ("L5",), r"A product of $s$ binomials whose exponent differences are linearly independent has a parallelepiped with $2^s$ vertices as its Newton polytope."),
-    "LK": ("Residue classes", ("L2", "L4", "L5", "LP"), r"Let $F=P'/Q'$ be in lowest terms and, for each block $B$ of a set $\mathcal{K}$ of blocks, $M_B\subseteq\Lambda_B$ a sublattice of index $K_B$ and $\rho_B$ a vector of positive reals. If the sums of the coefficients of $Q'_B(\rho_B\odot x)$ over the $K_B$ classes of $\Lambda_B/M_B$ all equal one number $C_B\ne0$ for every $B\in\mathcal{K}$, then $m^*(F)\ge\prod_{B\in\mathcal{K}}K_B\cdot\prod_{B\notin\mathcal{K}}\#\operatorname{vert}\operatorname{Newt}(Q'_B)$."),
-    "LE": ("Rigid edges", ("L2", "L4", "L5", "LP"), r"Let $F=P'/Q'$ be in lowest terms and $V=\#\operatorname{vert}\operatorname{Newt}(Q')$. For an edge of $\operatorname{Newt}(Q'_B)$ exposed by an integer vector $\omega$, let $P'_{B,\omega}$ and $Q'_{B,\omega}$ be the terms of $P'_B$ and $Q'_B$ on the top $\omega$-level of $Q'_B$; the edge is \emph{rigid} if no term of $P'_B$ lies above that level and $P'_{B,\omega}/Q'_{B,\omega}$ is not constant. If for every block the vertices of $\operatorname{Newt}(Q'_B)$ are joined by a tree of rigid edges and $|\operatorname{supp}Q'|>V$, then $m^*(F)\ge V+1$."),
+    "LK": ("Residue classes", ("L2", "L4", "L5", "LP"), r"Let $F=P'/Q'$ be in lowest terms and, for each block $B$ of a set $\mathcal{J}$ of blocks, $M_B\subseteq\Lambda_B$ a sublattice of index $K_B$ and $\rho_B$ a vector of positive reals. If the sums of the coefficients of $Q'_B(\rho_B\odot x)$ over the $K_B$ classes of $\Lambda_B/M_B$ all equal one number $C_B\ne0$ for every $B\in\mathcal{J}$, then $m^*(F)\ge\prod_{B\in\mathcal{J}}K_B\cdot\prod_{B\notin\mathcal{J}}\#\operatorname{vert}\operatorname{Newt}(Q'_B)$."),
+    "LE": ("Rigid edges", ("L2", "L4", "L5", "LP"), r"Let $F=P'/Q'$ be in lowest terms and $V=\#\operatorname{vert}\operatorname{Newt}(Q')$. For an edge of $\operatorname{Newt}(Q'_B)$ exposed by an integer vector $\omega$, let $P'_{B,\omega}$ and $Q'_{B,\omega}$ be the terms of $P'_B$ and $Q'_B$ on the top $\omega$-level of $Q'_B$; the edge is \emph{rigid} if $P'_{B,\omega}/Q'_{B,\omega}$ is not constant. If for every block the vertices of $\operatorname{Newt}(Q'_B)$ are joined by a tree of rigid edges and $|\operatorname{supp}Q'|>V$, then $m^*(F)\ge V+1$."),
     "LR": ("Refutations", ("L2", "L3", "L4", "L5"), r"If a refutation tree for $m$ closes all its leaves, no head with at most $m$ atoms represents $F$."),
 }
 
@@ -47,14 +48,13 @@ def plural(n: int, word: str) -> str:
 
 
 def definition(heads: int, constant: tuple[int, int], dimension: int, terms: int) -> str:
-    return (rf"$F$ is the sum of {'the ' + plural(heads, 'head') if heads != 1 else 'the head'} of Table~\ref{{tab:heads}} plus the constant ${tex_rational(*constant)}$, "
+    return (rf"$F$ is the sum of {'the ' + plural(heads, 'head') if heads != 1 else 'the head'} of Table~\ref{{tab:heads}}{f' plus the constant ${tex_rational(*constant)}$' if constant[0] else ''}, "
             rf"on $q\in\mathbb{{R}}^{{{dimension}}}$; its multi-head cost is {terms} head-atom terms.")
 
 
 def exp_form(blocks: int, rank: int) -> str:
-    return (rf"$F=c+\sum_B P'_B/Q'_B$ over {plural(blocks, 'block')} on disjoint variables, in the lattice "
-            rf"$\Lambda=\bigoplus_B\Lambda_B$ of rank {rank}; each $P'_B/Q'_B$ equals the block's sum of heads "
-            r"$P_B/Q_B$ ($P'_BQ_B=P_BQ'_B$ coefficient by coefficient).")
+    return (rf"$F=c+\sum_B P'_B/Q'_B$ over {blocks} blocks on disjoint variables, in the lattice $\Lambda=\bigoplus_B\Lambda_B$" if blocks != 1 else r"$F=c+P'_B/Q'_B$ for its one block, in the lattice $\Lambda=\Lambda_B$") + (
+            rf" of rank {rank}; {'each' if blocks != 1 else 'and'} $P'_B/Q'_B$ equals the block's sum of heads $P_B/Q_B$ ($P'_BQ_B=P_BQ'_B$ coefficient by coefficient).")
 
 
 def coprime(shapes: int, binomials: int, bezout: int) -> str:
@@ -62,8 +62,8 @@ def coprime(shapes: int, binomials: int, bezout: int) -> str:
             rf"{bezout} by a B\'ezout identity), so $F=P'/Q'$ is in lowest terms.")
 
 
-def construction(atoms: int) -> str:
-    return rf"The product head built from the blocks represents $F$ exactly with ${tex_int(atoms)}$ atoms; hence $m^*(F)\le {tex_int(atoms)}$."
+def construction(atoms: int, blocks: int) -> str:
+    return rf"The {'product head built from the blocks' if blocks != 1 else 'block head'} represents $F$ exactly with ${tex_int(atoms)}$ atoms; hence $m^*(F)\le {tex_int(atoms)}$."
 
 
 def newton(vertices: int, how: str) -> str:

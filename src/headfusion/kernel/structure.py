@@ -69,8 +69,8 @@ def check_classes(model: object, ev: dict, facts: dict) -> tuple[dict, list[str]
     bound = prod(max(vertices[s], indices[s]) for s in exp["blocks"])
     lk = [k for k, item in zip(indices, ev["shapes"]) if item is not None]
     require(lk, "no shape with residue classes")
-    mixed = any(ev["shapes"][s] is None for s in exp["blocks"])
-    return {"bound": bound, "indices": indices}, ["coprime", "exp-form", "lemma:LK", "lower:newton"], say.classes(lk, bound, mixed)
+    mixed = any(vertices[s] > indices[s] for s in exp["blocks"])  # some block counts its vertices (L5): lower:newton is used
+    return {"bound": bound, "indices": indices}, ["coprime", "exp-form", "lemma:LK"] + ["lower:newton"] * mixed, say.classes(lk, bound, mixed)
 
 
 def _on_segment(p: Point, u: Point, w: Point) -> bool:

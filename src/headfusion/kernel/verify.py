@@ -114,23 +114,23 @@ def rebuild(spec: dict) -> tuple[dict, dict, str]:
 def theorem_facts(facts: dict, every_d: bool = False) -> tuple[dict, list[str], str]:
     """The theorem's numbers, dependencies and statement from the checked claims.
 
-    The lower bound is the strongest checked one; `lower_by` names the first claim that gives it.
-    For every d (Lemma LP over d disjoint copies of the block): X^d ≤ m*(F_d) ≤ A^d, with X the
-    block's Newton or residue-class bound (LK mixes with L5 per block) and A its construction;
+    The lower bound is the strongest checked one, the upper the least; `lower_by` names the first claim
+    that gives it, and the theorem depends on exactly the claims that give its two numbers (others stay
+    checked but unused).  For every d (Lemma LP over d disjoint copies of the block): X^d ≤ m*(F_d) ≤ A^d,
+    with X the block's Newton or residue-class bound (LK mixes with L5 per block) and A its construction;
     searches, face limits and rigid edges of the block are not used (they do not multiply).
     """
     found = [("lower:newton", facts["lower:newton"]["count"])] + [(i, facts[i]["bound"]) for i in ("lower:classes", "lower:edges", "lower:face") if i in facts]
+    uppers = [("upper", facts["upper"]["atoms"])] + ([] if every_d else [(i, f["upper"]) for i, f in facts.items() if "upper" in f])
     if every_d:
         found = [(i, b) for i, b in found if i in ("lower:newton", "lower:classes")]
-        deps = ["upper", "lemma:LP"] + [i for i, _ in found]
     else:
         found += [(i, f["lower"]) for i, f in facts.items() if "lower" in f]
-        deps = ["upper"] + [i for i, _ in found] + [i for i, f in facts.items() if "upper" in f and i != "upper"]
-    by, lower = max(found, key=lambda item: item[1])
-    upper = min([facts["upper"]["atoms"]] + [f["upper"] for f in facts.values() if "upper" in f])
+    (by, lower), (upper_by, upper) = max(found, key=lambda item: item[1]), min(uppers, key=lambda item: item[1])
     require(lower <= upper, f"checked bounds contradict each other ({lower} > {upper})")
     status = "proved" if lower == upper else "bounds"
     expected = {"lower": lower, "upper": upper, "minimum": lower if lower == upper else None, "status": status, "lower_by": by}
+    deps = sorted({by, upper_by} | ({"lemma:LP"} if every_d else set()))
     return expected, deps, (say.every_d(lower, upper) if every_d else say.theorem(lower, upper))
 
 

@@ -46,10 +46,11 @@ def run_searches(
     from headfusion.solving.solver import search
     from headfusion.solving.smtlib import Options
 
-    if not form.is_rational:
-        return [], {}, "search not applicable: transcendental weights e^b cannot be expressed in linear real arithmetic"
     upper = form.upper_bound
     steps = list(range(lower, upper))  # only above the strongest proved bound: nothing to search when they meet
+    if not form.is_rational:  # a note only when a search was wanted: the bounds do not meet
+        return [], {}, ("search not applicable: transcendental weights exp(b) cannot be expressed in linear real arithmetic"
+                        if steps else None)
     results: list[dict] = []
     queries: dict[str, str] = {}
     note = None
@@ -66,6 +67,7 @@ def run_searches(
             if progress:
                 progress(f"{where}: replaying the supplied refutation")
             question = question or kernel_question(form)
+            results = [r for r in results if r.get("refutation") is None]  # a refutation at m covers the smaller ones
             results.append({"status": "unsat", "atoms": m, "refutation": replayed_refutation(question, m, supplied[m])})
             continue
         points = box_points(form, m)
@@ -90,6 +92,10 @@ def run_searches(
             data["refutation"], why = find_refutation(question, m, timeout)
             if data["refutation"] is None:
                 note = f"m = {m}: {why}; the solver's unsat stays testimony"
+        if data.get("refutation") is not None:  # it also refutes every smaller m: the smaller refutations say nothing more
+            for old in [r for r in results if r.get("refutation") is not None]:
+                results.remove(old)
+                queries.pop(str(old.get("smt2_file")), None)
         results.append(data)
         if result.status != "unsat":
             break

@@ -92,19 +92,17 @@ def complete(cert: dict, drafts: list[tuple[str, dict]]) -> None:
     cert["summary"] = summary(model, facts, cert["spec"]["every_d"])
 
 
-def lemmas_for(drafts: list[tuple[str, dict]]) -> list[str]:
-    """The lemmas the claims will use (the kernel rejects unused or missing ones), closed under their dependencies."""
-    ids = {cid for cid, _ in drafts}
-    wanted = {"L1", "L5", "LC", "LP"}
-    wanted |= {"L6"} if "lower:face" in ids else set()
-    wanted |= {"LK"} if "lower:classes" in ids else set()
-    wanted |= {"LE"} if "lower:edges" in ids else set()
-    wanted |= {"LR"} if any("tree" in ev for _, ev in drafts) else set()
-    newton = dict(drafts)["lower:newton"]
-    wanted |= {"LZ"} if any(s["method"] == "parallelepiped" for s in newton["shapes"]) else set()
-    while extra := {d for i in wanted for d in statements.LEMMAS[i][1]} - wanted:
-        wanted |= extra
-    return [i for i in statements.LEMMAS if i in wanted]
+def prune_lemmas(cert: dict) -> None:
+    """Keep the lemmas the claims use, directly or through other lemmas (the kernel rejects unused ones)."""
+    deps = {c["id"]: c["depends_on"] for c in cert["claims"]}
+    used: set[str] = set()
+    todo = [d for c in cert["claims"] if c["kind"] != "lemma" for d in c["depends_on"]]
+    while todo:
+        cid = todo.pop()
+        if cid not in used:
+            used.add(cid)
+            todo += deps.get(cid, [])
+    cert["claims"] = [c for c in cert["claims"] if c["kind"] != "lemma" or c["id"] in used]
 
 
 def build_certificate(spec: Spec, command: list[str], search_results: list[dict] | None = None,
@@ -137,7 +135,8 @@ def build_certificate(spec: Spec, command: list[str], search_results: list[dict]
         drafts.append(("lower:face", evidence.face_evidence(tree)))
     drafts += search_claims(search_results or [])
     try:
-        complete(cert, [(f"lemma:{i}", {}) for i in lemmas_for(drafts)] + drafts + [("theorem", {})])
+        complete(cert, [(f"lemma:{i}", {}) for i in statements.LEMMAS] + drafts + [("theorem", {})])
+        prune_lemmas(cert)
     except SchemaError as exc:  # a claim the kernel would refuse to replay: refused now, with the limit named
         raise ResourceLimit(f"the certificate would exceed what verify replays ({exc}); analyze answers this function") from None
     cert["metadata"] = {"note": PROVENANCE_NOTE, "versions": versions(), "command": command,

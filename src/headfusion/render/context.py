@@ -14,7 +14,7 @@ import json
 import re
 
 from headfusion.render.files import sanitize_slug
-from headfusion.render.names import claim_names, lemma_tag
+from headfusion.render.names import claim_names, lemma_tag, used_claims
 from headfusion.render.search import refutation_polys, refutations_context, testimony_context
 from headfusion.render.faces import faces_context
 from headfusion.render.sections import construction_context, exp_form_context, heads_context
@@ -36,8 +36,8 @@ def _claims_by_id(cert: dict) -> dict[str, dict]:
     return {c["id"]: c for c in cert.get("claims", [])}
 
 
-def _claim_rows(claims_list: list[dict], names: dict[str, str]) -> list[dict]:
-    """The checked claims that carry data (lemmas are in Section 2), with their statements."""
+def _claim_rows(claims_list: list[dict], names: dict[str, str], used: set[str]) -> list[dict]:
+    """The checked claims that carry data (lemmas are in Section 2), with their statements; `used`: the theorem rests on it."""
     return [
         {
             "id": tex_text(c["id"]),
@@ -45,13 +45,14 @@ def _claim_rows(claims_list: list[dict], names: dict[str, str]) -> list[dict]:
             "kind": tex_text(c.get("kind", "")),
             "statement": statement_tex(c.get("statement", "")),
             "search": c["id"].startswith("search:"),
+            "used": c["id"] in used,
         }
         for c in claims_list
         if c.get("kind") not in UNCHECKED and c.get("kind") != "lemma"
     ]
 
 
-def _dependency_rows(claims_list: list[dict], names: dict[str, str]) -> list[dict]:
+def _dependency_rows(claims_list: list[dict], names: dict[str, str], used: set[str]) -> list[dict]:
     """Every claim with the claims it uses (readable names; lemmas by their tags)."""
     rows = []
     for c in claims_list:
@@ -65,6 +66,8 @@ def _dependency_rows(claims_list: list[dict], names: dict[str, str]) -> list[dic
                 "uses": "; ".join(others + ([("Lemma " if len(lemmas) == 1 else "Lemmas ") + ", ".join(lemmas)] if lemmas else []))
                 or "--",
                 "unchecked": c.get("kind") in UNCHECKED,
+                "unused": c.get("kind") not in UNCHECKED and c["id"] not in used,
+                "lemma": c.get("kind") == "lemma",
             }
         )
     return rows
@@ -142,10 +145,33 @@ def _lower_by_text(claim_id: object, every_d: bool = False) -> str | None:
     return text
 
 
-def _notation_flags(cert: dict) -> set[str]:
-    """Rows of the notation table needed beyond the lemmas: the family for every d, the attn notation of heads."""
+def _notation_flags(cert: dict, ctx: dict) -> set[str]:
+    """Rows of the notation table needed beyond the lemmas: only for what this certificate prints.
+
+    every_d: the family for every d; attn: a head written attn(·) (a label or a face limit); sigma: σ
+    occurs (a label, a face limit, the proof in brief); t: transcendental weights e^b; image: a
+    refutation tree closes leaves as symmetric images.
+    """
     flags = {"every_d"} if cert.get("spec", {}).get("every_d") else set()
-    return flags | ({"attn"} if any("attn" in str(h.get("label", "")) for h in cert["model"]["heads"]) else set())
+    shown = json.dumps({k: v for k, v in ctx.items() if k not in ("notation", "lemmas")})
+    flags |= {"attn"} if r"\\operatorname{attn}" in shown else set()
+    flags |= {"sigma"} if r"\\sigma" in shown else set()
+    flags |= {"t"} if ctx["transcendental"] else set()
+    trees = [c["evidence"]["tree"] for c in cert.get("claims", []) if str(c["id"]).startswith("search:") and "tree" in c["evidence"]]
+    return flags | ({"image"} if any(node[0] == "image" for tree in trees for node in tree) else set())
+
+
+RULES = {"count": "by count", "layer": "by layer", "farkas": "by Farkas multipliers", "image": "as symmetric images",
+         "interior": "as interior"}  # the ways a leaf of a refutation tree closes (Definition 2), as the kernel names them
+
+
+def _tree_rules(cert: dict) -> tuple[list[str], str | None]:
+    """The leaf rules the refutation trees use (all when no tree has a leaf), and the others in words."""
+    used = {node[0] for c in cert.get("claims", []) if str(c["id"]).startswith("search:") and "tree" in c["evidence"]
+            for node in c["evidence"]["tree"] if node and node[0] in RULES}
+    used = used or set(RULES)
+    unused = [RULES[k] for k in RULES if k not in used]
+    return sorted(used), (", ".join(unused[:-1]) + (" or " if len(unused) > 1 else "") + unused[-1]) if unused else None
 
 
 def _evidence_kinds(claims: dict[str, dict], ctx: dict) -> str:
@@ -189,6 +215,7 @@ def build_context(cert: dict) -> dict:
     slug = sanitize_slug(spec.get("slug", "certificate"))
     testimony_lower = summary.get("testimony_lower")
     names = claim_names(cert)
+    used = used_claims(cert)
     parts = function_parts(cert)
     command, command_spec = command_text(metadata.get("command", []), spec)
     P, Q = refutation_polys(cert)
@@ -210,9 +237,9 @@ def build_context(cert: dict) -> dict:
         "theorem_statement": statement_tex(theorem.get("statement", "")),
         "sketch": proof_sketch(cert),
         "lemmas": lemmas,
-        "notation": notation_rows({lm["id"] for lm in lemmas} | _notation_flags(cert)),
         "heads": heads_context(cert),
         "exp": exp_form_context(cert, claims),
+        "transcendental": int(claims.get("exp-form", {}).get("evidence", {}).get("t_scale", 1)) > 1,
         "construction": construction_context(claims),
         "faces": faces_context(cert, claims),
         "classes": classes_context(summary, claims),
@@ -222,8 +249,11 @@ def build_context(cert: dict) -> dict:
         "refutation_p": P,
         "refutation_q": Q,
         "testimony": testimony_context(cert),
-        "claims": _claim_rows(claims_list, names),
-        "dependencies": _dependency_rows(claims_list, names),
+        "claims": _claim_rows(claims_list, names, used),
+        "dependencies": _dependency_rows(claims_list, names, used),
+        "newton_used": "lower:newton" in used,
+        "tree_rules": _tree_rules(cert)[0],
+        "tree_rules_unused": _tree_rules(cert)[1],
         "unchecked": [names[c["id"]] for c in claims_list if c.get("kind") in UNCHECKED],
         "command": command,
         "command_spec": command_spec,
@@ -234,4 +264,6 @@ def build_context(cert: dict) -> dict:
         "spec_source": source_lines(spec.get("source")),
     }
     ctx["evidence_kinds"] = _evidence_kinds(claims, ctx)
+    ctx["sigma"] = "sigma" in (flags := _notation_flags(cert, ctx))
+    ctx["notation"] = notation_rows({lm["id"] for lm in lemmas} | flags)
     return ctx

@@ -1,7 +1,7 @@
 """Readable names of claims: "Newton bound", "No head with at most 7 atoms" instead of internal ids.
 
-Lemmas are named by a reference to their printed number (they are numbered 1, 2, … without gaps
-in the order the certificate lists them) and their name.  The claims graph is printed as the
+Lemmas are named by a reference to their identifier, which is what the certificate prints
+(Lemma L4, Lemma LK: the same name in every certificate), and their name.  The claims graph is printed as the
 dependency table (Table "Claims and the claims they use"); there is no figure.
 """
 
@@ -30,6 +30,18 @@ def _lemma_name(claim: dict) -> str:
 def lemma_tag(cid: str) -> str:
     """'lemma:L5' -> 'L5'."""
     return cid[len("lemma:"):] if cid.startswith("lemma:") else cid
+
+
+def used_claims(cert: dict) -> set[str]:
+    """The claims the theorem rests on: the theorem and everything it depends on, directly or not."""
+    deps = {c["id"]: c.get("depends_on", []) for c in cert.get("claims", [])}
+    used, todo = set(), ["theorem"]
+    while todo:
+        cid = todo.pop()
+        if cid not in used and cid in deps:
+            used.add(cid)
+            todo += deps[cid]
+    return used
 
 
 def claim_names(cert: dict) -> dict[str, str]:

@@ -22,6 +22,7 @@ from headfusion.kernel.model import model_from_json
 from headfusion.kernel.poly import poly_from_json
 from headfusion.kernel.refutation import rows as refutation_rows, search_box
 from headfusion.render.sections import MAX_ATOM_ROWS
+from headfusion.render.names import used_claims
 from headfusion.render.symbols import lemma_refs
 from headfusion.render.tex import (as_fraction, frac_tex, math_safe_statement, tex_breakable, tex_int, tex_linear, tex_number, tex_poly,
                                    tex_text)
@@ -232,12 +233,14 @@ class _Tree:
 def refutations_context(cert: dict) -> list[dict]:
     """Checked search claims: refutation trees (in full when small, else statistics and worked leaves) and explicit heads."""
     out = []
+    used = used_claims(cert)
     for claim in cert.get("claims", []):
         if not claim["id"].startswith("search:"):
             continue
         ev = claim["evidence"]
         m = int(ev["atoms"])
-        entry: dict[str, Any] = {"id": tex_text(claim["id"]), "m": tex_int(m), "statement": lemma_refs(math_safe_statement(claim["statement"]))}
+        entry: dict[str, Any] = {"id": tex_text(claim["id"]), "m": tex_int(m), "statement": lemma_refs(math_safe_statement(claim["statement"])),
+                                 "used": claim["id"] in used}
         if "tree" in ev:
             tree = ev["tree"]
             counts = _counts(tree) if tree else dict.fromkeys(LEAF_KINDS + ("split",), 0)

@@ -35,7 +35,7 @@ from headfusion.render.tex import (
 # display caps: tables are cut after this many rows, polynomials shown in full up to this many terms
 MAX_HEAD_ROWS = 12
 MAX_ATOMS_PER_HEAD = 32
-MAX_ATOM_ROWS = 32
+MAX_ATOM_ROWS = 48
 MAX_VERTEX_ROWS = 64
 MAX_POLY_TERMS = 40
 MAX_DISPLAY_TERMS = 8  # longer polynomials are set in running text, where lines can break

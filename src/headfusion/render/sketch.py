@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from headfusion.render.faces import tex_face_form
+from headfusion.render.faces import model_rows, tex_exact_form, tex_face_form
+from headfusion.render.names import used_claims
 from headfusion.render.sections import _atoms_of
+from headfusion.render.structure import _lattice_tex, _support, non_vertices, non_vertices_tex, tilt_vector_tex
 from headfusion.render.tex import tex_int, tex_linear, tex_vector
 
 
@@ -31,30 +33,52 @@ def _newton_sentence(cert: dict, claims: dict[str, dict]) -> str:
     parts = []
     if nblocks > 1:
         parts.append(
-            rf"$F$ is a sum over ${nblocks}$ blocks of heads on disjoint variables, so $Q'=\prod_BQ'_B$ is the product of the"
+            rf"$F$ is a sum over ${nblocks}$ \emph{{blocks}} (groups of heads joined by common variables, Table~\ref{{tab:notation}})"
+            r" on disjoint variables, so $Q'=\prod_BQ'_B$ is the product of the"
             r" blocks' denominators in lowest terms and $\Newt(Q')=\prod_B\Newt(Q'_B)$ (Lemma~\ref{lem:LP})."
         )
     units = all(len({tuple(e[:-1]) for e, _ in sh["Q"]}) == 1 for sh in claims.get("exp-form", {}).get("evidence", {}).get("shapes", []))
+    each = "$Q'$ is" if nblocks <= 1 else "Each $Q'_B$ is"
     if units:
-        parts.append(r"Each $Q'_B$ is a unit (a monomial), so $\Newt(Q')$ is a point and $V=1$.")
+        parts.append(rf"{each} a unit (a monomial), so $\Newt(Q')$ is a point and $V=1$.")
     elif methods == {"parallelepiped"}:
         parts.append(
-            rf"Each $Q'_B$ is a product of binomials with linearly independent exponent differences, so its Newton polytope is a"
+            rf"{each} a product of binomials with linearly independent exponent differences, so its Newton polytope is a"
             rf" parallelepiped (Lemma~\ref{{lem:LZ}}), and $\Newt(Q')$ has $V={V}$ vertices."
         )
     else:
-        example = ""
-        for shape in shapes:
-            if shape.get("method") == "vertices" and shape.get("vertices"):
-                vertex, witness = shape["vertices"][0]
-                example = (rf" (for instance $\omega={tex_vector(witness)}$ singles out the vertex $p={tex_vector(vertex)}$"
-                           r" in lattice coordinates)")
-                break
-        parts.append(
-            rf"$\Newt(Q')$ has $V={V}$ vertices, each certified by an integer \emph{{witness}} $\omega$ with"
-            rf" $\langle\omega,p\rangle>\langle\omega,p'\rangle$ for every other point $p'$ of $\supp Q'${example}."
-        )
+        blocks = claims.get("exp-form", {}).get("evidence", {}).get("blocks", [])
+        if nblocks <= 1:
+            parts.append(
+                rf"$\Newt(Q')$ has $V={V}$ vertices, each certified by an integer \emph{{witness}} $\omega$ with"
+                rf" $\langle\omega,p\rangle>\langle\omega,p'\rangle$ for every other point $p'$ of $\supp Q'${_witness_example(shapes, blocks)}."
+            )
+        else:
+            parts.append(
+                r"Each vertex $p$ of each $\Newt(Q'_B)$ is certified by an integer \emph{witness} $\omega$ with"
+                r" $\langle\omega,p\rangle>\langle\omega,p'\rangle$ for every other point $p'$ of $\supp Q'_B$; put side by side, the"
+                rf" blocks' witnesses are witnesses of the $V={V}$ vertices of $\Newt(Q')$, the tuples of the blocks' vertices"
+                rf" (Lemma~\ref{{lem:LP}}){_witness_example(shapes, blocks)}."
+            )
     return " ".join(parts)
+
+
+MAX_WITNESS_COORDINATES = 12  # a composed witness longer than this is described block by block
+
+
+def _witness_example(shapes: list[dict], blocks: list[dict]) -> str:
+    """One vertex with its witness: of Newt(Q') itself, the blocks' first vertices and witnesses side by side (Lemma LP)."""
+    firsts = [s["vertices"][0] if s.get("method") == "vertices" and s.get("vertices") else None for s in shapes]
+    if len(blocks) <= 1:
+        first = next((f for f in firsts if f is not None), None)
+        return "" if first is None else (rf" (for instance $\omega={tex_vector(first[1])}$ singles out the vertex"
+                                         rf" $p={tex_vector(first[0])}$ in lattice coordinates)")
+    chosen = [firsts[int(b["shape"])] for b in blocks]
+    if any(f is None for f in chosen) or sum(len(f[0]) for f in chosen) > MAX_WITNESS_COORDINATES:  # type: ignore[index]
+        return ""
+    vertex = [x for f in chosen for x in f[0]]  # type: ignore[index]
+    witness = [x for f in chosen for x in f[1]]  # type: ignore[index]
+    return rf": for instance $\omega={tex_vector(witness)}$ singles out the vertex $p={tex_vector(vertex)}$ of $\Newt(Q')$ in lattice coordinates"
 
 
 def _classes_sentence(claims: dict[str, dict], summary: dict) -> str | None:
@@ -67,12 +91,17 @@ def _classes_sentence(claims: dict[str, dict], summary: dict) -> str | None:
     k = len(first["sums"])
     tilted = any(str(r) != "1" or int(t) != 0 for r, t in first["tilt"])
     where = f" of Shape~{i + 1}" if len(claim["evidence"]["shapes"]) > 1 else ""
-    nblocks = len(claims.get("exp-form", {}).get("evidence", {}).get("blocks", []))
-    poly = r"Q'_B(\rho_B\odot x)" if tilted else "Q'_B"
-    tilt = " (after a positive tilt of the variables, which keeps supports and signs)" if tilted else ""
+    exp = claims.get("exp-form", {}).get("evidence", {})
+    nblocks, t_scale = len(exp.get("blocks", [])), int(exp.get("t_scale", 1))
+    q = "Q'" if nblocks == 1 else "Q'_B"
+    rho = tilt_vector_tex(first["tilt"], t_scale)
+    poly = rf"{q}(\rho\odot x)" if tilted else q
+    tilt = (rf", after the tilt $x\mapsto\rho\odot x$ with $\rho={rho}$ (positive, so it keeps supports and signs)" if tilted
+            else rf" (the tilt is $\rho={rho}$: none)")
     return (
         r"Residue classes give more (Lemma~\ref{lem:LK}, Table~\ref{tab:classes}): the coefficients of"
-        rf" ${poly}${where} add up to the same nonzero number on each of the ${k}$ classes modulo a sublattice of index ${k}${tilt}."
+        rf" ${poly}${where} add up to the same nonzero number on each of the ${k}$ classes modulo the sublattice"
+        rf" $M={_lattice_tex(first['lattice'])}$ of index ${k}${tilt}."
         r" A product $gQ'$ then has the same sum on every class, and for a head $D=gQ'$ with positive coefficients that sum is"
         r" positive, so every class holds a term of $D$"
         + (r"; the classes of the blocks combine (Lemmas~\ref{lem:LK}, \ref{lem:LP})" if nblocks > 1 else "")
@@ -81,20 +110,45 @@ def _classes_sentence(claims: dict[str, dict], summary: dict) -> str | None:
 
 
 def _edges_sentence(claims: dict[str, dict], summary: dict) -> str | None:
-    """Lemma LE in one paragraph."""
+    """Lemma LE in one paragraph, naming the points of supp Q′ that are not vertices."""
     if "lower:edges" not in claims:
         return None
     V, bound = summary["newton_vertices"], summary["rigid_edge_bound"]
+    exp = claims["exp-form"]["evidence"]
+    single = len(exp["blocks"]) == 1
+    off = non_vertices(claims)
+    which = ""
+    if single and off and off[0]:
+        which = rf", as {non_vertices_tex(off[0])} of $\supp Q'$ {'is not a vertex' if len(off[0]) == 1 else 'are not vertices'}"
     return (
         rf"Rigid edges rule out a head with exactly $V={tex_int(V)}$ atoms (Lemma~\ref{{lem:LE}}, Table~\ref{{tab:edges}}): in such a"
-        r" head every term of $D=gQ'$ is a vertex of $\Newt(D)$. Along each edge of a spanning tree of every $\Newt(Q'_B)$ the face"
-        r" limit of $F$ is not constant, and the identity of the top faces of $DP'=NQ'$ then forces the matching edge of $\Newt(D)$"
-        r" to have the same length; so $\Newt(g)$ is a point, $g$ is a monomial, and $D$ would have $|\supp Q'|>V$ terms."
-        rf" Hence $m^*(F)\ge {tex_int(bound)}$."
+        r" head every term of $D=gQ'$ is a vertex of $\Newt(D)$. Along each edge of a spanning tree of "
+        + (r"$\Newt(Q')$" if single else r"every $\Newt(Q'_B)$")
+        + r" the face limit of $F$ is not constant, and the identity of the top faces of $DP'=NQ'$ then forces the matching edge"
+        r" of $\Newt(D)$ to have the same length; so $\Newt(g)$ is a point, $g$ is a monomial, and $D$ would have"
+        rf" $|\supp Q'|={tex_int(_support(exp))}>V$ terms{which}. Hence $m^*(F)\ge {tex_int(bound)}$."
     )
 
 
-def _face_sentence(claims: dict[str, dict], same: bool) -> str | None:
+def _exact_limits(cert: dict, direction: list) -> list[str] | None:
+    """F_u and F_{-u} of F itself, in its own variables, exactly (None when a constant cannot be written)."""
+    from fractions import Fraction
+
+    from headfusion.kernel.model import face_limit, model_from_json
+
+    model = model_from_json(cert["model"])
+    c = {int(j) - 1: Fraction(v) for j, v in direction}
+    out = []
+    for sign in (1, -1):
+        limit = face_limit(model, {j: sign * v for j, v in c.items()})
+        text = tex_exact_form(limit.constant, model_rows(limit))
+        if text is None:
+            return None
+        out.append(text)
+    return out
+
+
+def _face_sentence(cert: dict, claims: dict[str, dict], same: bool, used: bool) -> str | None:
     claim = claims.get("lower:face")
     if claim is None:
         return None
@@ -104,12 +158,19 @@ def _face_sentence(claims: dict[str, dict], same: bool) -> str | None:
     root = nodes[0]
     plus, minus = nodes[root["plus"]], nodes[root["minus"]]
     u = tex_linear(root["direction"], r"\mathbf{1}")
-    forms = [tex_face_form(plus["form"]), tex_face_form(minus["form"])]
-    limits = ("constant" if forms == [r"\text{const.}"] * 2
-              else rf"up to additive constants ${forms[0]}$ and ${forms[1]}$")
+    exact = _exact_limits(cert, root["direction"])
+    if exact is not None:
+        limits = rf"$F_u(q)=\lim_{{\tau\to\infty}}F(q+\tau u)={exact[0]}$ and $F_{{-u}}(q)={exact[1]}$"
+    else:
+        forms = [tex_face_form(plus["form"]), tex_face_form(minus["form"])]
+        limits = (r"$F_u(q)=\lim_{\tau\to\infty}F(q+\tau u)$ and $F_{-u}$, which are, up to additive constants and a renaming of"
+                  rf" variables, ${forms[0]}$ and ${forms[1]}$")
+    role = "the same bound" if same else "a weaker bound"
+    if not used:
+        role += " (a second proof, which the theorem does not use)"
     return (
-        r"The face-limit induction of Lemma~\ref{lem:L6}, the argument of~\cite{seed}, gives " + ("the same bound" if same else "a weaker bound") + ": along"
-        rf" $u={u}$ the limits $F_u(q)=\lim_{{\tau\to\infty}}F(q+\tau u)$ and $F_{{-u}}$ are {limits},"
+        r"The face-limit induction of Lemma~\ref{lem:L6}, the argument of~\cite{seed}, gives " + role + ": along"
+        rf" $u={u}$ the face limits are {limits},"
         r" and $F$ is not invariant along $u$, so"
         rf" $m^*(F)\ge m^*(F_u)+m^*(F_{{-u}})\ge {tex_int(plus['bound'])}+{tex_int(minus['bound'])}={tex_int(root['bound'])}$;"
         rf" the recursion over ${len(nodes)}$ functions (Section~\ref{{sec:faces}}) ends at constants, for which $m^*=1$."
@@ -140,7 +201,7 @@ def proof_sketch(cert: dict) -> dict[str, Any]:
         how = (r"the product of the blocks' heads (one atom per tuple of block atoms, Lemma~\ref{lem:LP}; Section~\ref{sec:upper})"
                if len(blocks) > 1 else r"the head built in Section~\ref{sec:upper}")
         paragraphs.append(rf"Conversely, {how} is a single head with ${tex_int(built)}$ atom{'' if built == 1 else 's'}, so $m^*(F)\le {tex_int(built)}$.")
-    face = _face_sentence(claims, (summary.get("face_limit_bound") or 0) >= lower)
+    face = _face_sentence(cert, claims, (summary.get("face_limit_bound") or 0) >= lower, "lower:face" in used_claims(cert))
     refuted = sorted(int(c["evidence"]["atoms"]) for cid, c in claims.items() if cid.startswith("search:") and "tree" in c["evidence"])
     found = sorted(int(c["evidence"]["atoms"]) for cid, c in claims.items() if cid.startswith("search:") and "tree" not in c["evidence"])
     if found and min(found) < U:
@@ -151,8 +212,13 @@ def proof_sketch(cert: dict) -> dict[str, Any]:
     structural = max(V, *(summary.get(k) or 0 for k in ("face_limit_bound", "residue_class_bound", "rigid_edge_bound")))
     if refuted and max(refuted) + 1 > structural:
         m = max(refuted)
+        exp = claims.get("exp-form", {}).get("evidence", {})
+        why = ""
+        if exp and _support(exp) == V:  # LK needs a point of supp Q′ in every class; LE needs |supp Q′| > V
+            why = (rf" (here $|\supp Q'|=V={tex_int(V)}$: residue classes cannot give more, as a class without a point of"
+                   r" $\supp Q'$ has sum $0$, and rigid edges need $|\supp Q'|>V$)")
         paragraphs.append(
-            rf"The structural bounds stop at ${tex_int(structural)}$. A refutation tree"
+            rf"The structural bounds stop at ${tex_int(structural)}${why}. A refutation tree"
             rf" (Section~\ref{{sec:refutations}}) shows that no head with ${tex_int(m)}$ atoms exists: every head with"
             rf" at most ${tex_int(m)}$ atoms would be $D=gQ'$ with $g$ in a finite box (Lemmas~\ref{{lem:L3}}, \ref{{lem:L4}}),"
             rf" and the tree closes every case (Lemma~\ref{{lem:LR}}) {_closing_kinds(claims, V)},"

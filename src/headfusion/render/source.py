@@ -21,12 +21,14 @@ MAX_SOURCE_LINES = 80  # lines of an embedded TOML text shown in the appendix
 AUTHORS_KEYS = ("title", "description")  # TOML keys whose values are the author's words
 
 
-def _toml_names(source: object) -> tuple[str, str]:
-    """(spec name, parameter name) of an embedded TOML text, read by the statement layer."""
+def _toml_names(spec: dict) -> tuple[str, str]:
+    """(spec name, parameter name) of an embedded TOML text, read by the statement layer.
+
+    A text without `name` took its name from its file; the certificate records that name as `text`."""
     from headfusion.spec.toml import parse_toml_text
 
-    doc = parse_toml_text(str(source), "the embedded TOML spec")
-    return doc.name, doc.parameter.name if doc.parameter else "d"
+    doc = parse_toml_text(str(spec["source"]), "the embedded TOML spec")
+    return str(doc.name or spec.get("text") or "without a name"), doc.parameter.name if doc.parameter else "d"
 
 
 def _math(text: object) -> str | None:
@@ -71,6 +73,20 @@ def _unwrap_terms(text: str) -> str:
     return "".join(out).strip()
 
 
+def tex_tt_terms(text: str) -> str:
+    """An expression in typewriter type that breaks only between its top-level terms (never inside a list or a call)."""
+    terms, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        depth += (ch in "([") - (ch in ")]")
+        if depth == 0 and ch in "+-" and i > start and text[i - 1] == " ":
+            terms.append(text[start:i])
+            start = i
+    terms.append(text[start:])
+    if any(len(t) > 60 for t in terms):  # a term longer than a line: let it break where tex_tt breaks
+        return tex_tt(text)
+    return r"\ ".join(r"\mbox{" + tex_tt(t.strip()).replace(r"\allowbreak{}", "") + "}" for t in terms if t.strip())
+
+
 def _balanced(text: str) -> bool:
     depth = 0
     for ch in text:
@@ -88,14 +104,24 @@ def function_parts(cert: dict) -> dict:
     spec, summary, model = cert.get("spec", {}), cert["summary"], cert["model"]
     kind, every_d = spec.get("kind"), bool(spec.get("every_d"))
     nheads, atoms = summary.get("heads", 0), summary.get("head_atom_terms", 0)
-    out: dict = {"every_d": every_d, "authors_title": None, "every_d_family": None, "family_corollary": None,
+    out: dict = {"every_d": every_d, "authors_title": None, "every_d_family": None, "family_corollary": None, "source_note": None,
                  "heads_phrase": ("one head" if nheads == 1 else f"a sum of ${tex_int(nheads)}$ heads")
                  + f" with {_plural(atoms, 'atom')}" + ("" if nheads == 1 else " in total")}
     labels = [h.get("label", "") for h in model.get("heads", [])]
     block = formula_tex(" + ".join(labels)) if all(labels) and str(model.get("constant", 0)) == "0" else None
-    toml_name, parameter = _toml_names(spec["source"]) if kind == "toml" else (None, None)
+    toml_name, parameter = _toml_names(spec) if kind == "toml" else (None, None)
     if kind == "toml":
-        out["authors_title"] = tex_breakable(spec.get("title", ""))
+        out["source_note"] = ((rf"The option \texttt{{-{{}}-d}} of the recorded command sets the spec's parameter, here ${tex_text(parameter)}={tex_int(spec['d'])}$. "
+                               if spec.get("d") is not None and not every_d else "")
+                              + r"The verifier rebuilds the heads from this text with headfusion's spec parser (a \texttt{[graph]} generator"
+                                r" names a graph of the networkx library); Table~\ref{tab:heads} lists the"
+                                r" heads it defines, and they are what the certificate is about.")
+        out["authors_title"] = tex_tt(spec.get("title", "")) if spec.get("title") else None
+        written = parse_toml_text(spec["source"], "the embedded TOML spec").title
+        substituted = spec.get("d") is not None and written is not None and written != spec.get("title")
+        out["authors_note"] = (rf"(the author's words with ${tex_text(parameter)}={tex_int(spec['d'])}$ substituted; not checked)" if substituted
+                               else "(the author's words, not checked)")
+    out["every_d_hint"] = None if every_d else _every_d_hint(spec)
     if every_d:
         out["spec_math"] = ("F(q)=" + block) if block else None
         if kind == "family":
@@ -121,7 +147,7 @@ def function_parts(cert: dict) -> dict:
         text = spec.get("text", "")
         out["title"] = _math(text) or tex_breakable(text)
         out["spec_math"] = formula_tex(text)
-        out["spec_description"] = rf"The function of this certificate is given by the expression {tex_tt(text)}; as a sum of heads it is"
+        out["spec_description"] = rf"The function of this certificate is given by the expression {tex_tt_terms(text)}; as a sum of heads it is"
     elif kind == "family":
         title = str(spec.get("title", ""))
         out["title"] = _math(title) or tex_breakable(title)
@@ -137,6 +163,23 @@ def function_parts(cert: dict) -> dict:
                                    rf" the TOML spec {tex_tt(toml_name)}, whose text the certificate embeds (Appendix~\ref{{sec:source}});"
                                    r" as a sum of heads it is")
     return out
+
+
+def _every_d_hint(spec: dict) -> str | None:
+    """Where the family of this member is a sum of copies of one block: the command that certifies it for every d."""
+    from headfusion.spec.errors import InputError
+    from headfusion.spec.expressions import SpecError
+    from headfusion.spec.family import every_d_block
+
+    if spec.get("kind") not in ("family", "toml"):
+        return None
+    try:
+        every_d_block(str(spec["kind"]), spec.get("text"), spec.get("source") if spec.get("kind") == "toml" else None)
+    except (SpecError, InputError):
+        return None
+    what = "SPEC" if spec["kind"] == "toml" else tex_text(spec.get("text", ""))
+    return (r"The family of this function is a sum of copies of one block on disjoint variables; its theorem for every $d$ has its own"
+            rf" certificate, \texttt{{headfusion certify {what} -{{}}-every-d}}.")
 
 
 def command_text(command: object, spec: dict) -> tuple[str, bool]:

@@ -30,6 +30,18 @@ def _tilt_tex(r: object, s: int, t_scale: int, name: str) -> str | None:
     return rf"{name}\mapsto {' '.join(parts)}\,{name}"
 
 
+def tilt_vector_tex(tilt: list, t_scale: int) -> str:
+    """ρ_B = (ρ_1, …, ρ_r), ρ_c = r_c·e^{s_c/L}, as a vector: (1) when there is no tilt."""
+    entries = []
+    for r, k in tilt:
+        r, power = as_fraction(r), Fraction(int(k), t_scale)
+        parts = [] if r == 1 and power else [frac_tex(r)]
+        if power:
+            parts.append("e" if power == 1 else rf"e^{{{frac_tex(power) if power.denominator == 1 else f'{power.numerator}/{power.denominator}'}}}")
+        entries.append(" ".join(parts))
+    return "(" + ",".join(entries) + ")"
+
+
 def _lattice_tex(basis: list[list[int]]) -> str:
     rank = len(basis)
     if all(basis[r][c] == 0 for r in range(rank) for c in range(rank) if r != c):
@@ -53,24 +65,26 @@ def classes_context(summary: dict, claims: dict[str, dict]) -> dict | None:
         rows = [{"rep": tex_vector(rep), "sum": tex_t_coef([(int(k), as_fraction(c)) for k, c in total], t_scale) or "0"}
                 for rep, total in item["sums"][:MAX_CLASS_ROWS]]
         shapes.append({"index": s + 1, "lattice": _lattice_tex(item["lattice"]), "index_value": tex_int(len(item["sums"])),
-                       "tilt": ",\\ ".join(tilts) if tilts else None, "rows": rows,
+                       "tilt": ",\\ ".join(tilts) if tilts else None, "rho": tilt_vector_tex(item["tilt"], t_scale), "rows": rows,
                        "more": max(0, len(item["sums"]) - MAX_CLASS_ROWS)})
     # the bound block by block: max(V_B, K_B) (Lemma LK, mixed with L5), as the kernel computes it
     newton = claims.get("lower:newton", {}).get("evidence", {}).get("shapes", [])
     coprime = claims.get("coprime", {}).get("evidence", {}).get("shapes", [])
     factors: dict[int, int] = {}
+    mixed = False  # some block counts its vertices (V_B > K_B), as the kernel decides
     for block in exp["evidence"]["blocks"]:
         s = int(block["shape"])
         item = claim["evidence"]["shapes"][s]
         vertices = (len(newton[s].get("vertices", [])) if newton[s].get("method") == "vertices"
                     else 2 ** len(coprime[s]["factors"]))  # a parallelepiped of binomials (Lemma LZ)
         value = max(len(item["sums"]) if item is not None else 1, vertices)
+        mixed |= vertices > (len(item["sums"]) if item is not None else 1)
         factors[value] = factors.get(value, 0) + 1
     product = r"\cdot ".join(str(k) if n == 1 else f"{k}^{{{n}}}" for k, n in sorted(factors.items(), reverse=True))
     bound = tex_int(summary["residue_class_bound"])
     return {"shapes": shapes, "bound": bound, "product": product if product != bound else None,
             "tilted": any(shape["tilt"] for shape in shapes),
-            "nblocks": len(exp["evidence"]["blocks"]), "mixed": any(item is None for item in claim["evidence"]["shapes"])}
+            "nblocks": len(exp["evidence"]["blocks"]), "mixed": mixed}
 
 
 def _face_tex(terms: list, u: list[int], t_scale: int) -> dict[str, Any]:
@@ -85,7 +99,7 @@ def edges_context(summary: dict, claims: dict[str, dict]) -> dict | None:
     if claim is None or exp is None:
         return None
     t_scale = int(exp["evidence"].get("t_scale", 1))
-    shapes = []
+    shapes, outside = [], non_vertices(claims)
     for s, item in enumerate(claim["evidence"]["shapes"]):
         shape = exp["evidence"]["shapes"][s]
         rows = []
@@ -99,11 +113,36 @@ def edges_context(summary: dict, claims: dict[str, dict]) -> dict | None:
             P, Q = _face_tex(face_p, u, t_scale), _face_tex(face_q, u, t_scale)
             limit = (rf"\frac{{{P['tex']}}}{{{Q['tex']}}}" if P["tex"] is not None and Q["tex"] is not None
                      else rf"\text{{{P['terms']} over {Q['terms']} terms}}")
+            below = [level(e) for e, _ in shape["Q"] if level(e) < top]
             rows.append({"u": tex_vector(u), "w": tex_vector(w), "witness": tex_vector(c),
-                         "length": gcd(*(int(b) - int(a) for a, b in zip(u, w))), "limit": limit})
-        shapes.append({"index": s + 1, "rows": rows, "total": len(item["edges"]), "more": max(0, len(item["edges"]) - MAX_EDGE_ROWS)})
+                         "length": gcd(*(int(b) - int(a) for a, b in zip(u, w))), "limit": limit,
+                         "margin": top - max(below) if below else "--"})
+        off = outside[s] if s < len(outside) else []
+        shapes.append({"index": s + 1, "rows": rows, "total": len(item["edges"]), "more": max(0, len(item["edges"]) - MAX_EDGE_ROWS),
+                       "support": len({tuple(e[:-1]) for e, _ in shape["Q"]}), "non_vertices": non_vertices_tex(off) if off else None})
     return {"shapes": shapes, "bound": tex_int(summary["rigid_edge_bound"]), "vertices": tex_int(summary["newton_vertices"]),
             "support": tex_int(summary["rigid_edge_bound"] and _support(exp["evidence"]))}
+
+
+MAX_NON_VERTICES = 16  # non-vertex points of supp Q′_B named in the text
+
+
+def non_vertices(claims: dict[str, dict]) -> list[list[tuple[int, ...]]]:
+    """Per shape, the points of supp Q′_B that are not among the vertices listed in lower:newton (sorted)."""
+    exp = claims.get("exp-form", {}).get("evidence", {})
+    newton = claims.get("lower:newton", {}).get("evidence", {}).get("shapes", [])
+    out = []
+    for shape, nb in zip(exp.get("shapes", []), newton):
+        vertices = {tuple(int(x) for x in v) for v, _ in nb.get("vertices", [])}
+        out.append(sorted({tuple(int(x) for x in e[:-1]) for e, _ in shape["Q"]} - vertices))
+    return out
+
+
+def non_vertices_tex(points: list[tuple[int, ...]]) -> str:
+    """'the point $(1,1)$' / 'the points $(1,0)$, $(1,1)$' / '… and 12 more'."""
+    shown = ", ".join(f"${tex_vector(list(p))}$" for p in points[:MAX_NON_VERTICES])
+    more = f" and {len(points) - MAX_NON_VERTICES} more" if len(points) > MAX_NON_VERTICES else ""
+    return ("the point " if len(points) == 1 else "the points ") + shown + more
 
 
 def _support(ev: dict) -> int:

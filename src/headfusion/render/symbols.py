@@ -6,19 +6,19 @@ in Section 2, and the tests check that no symbol is defined twice.  The letter e
 Euler's number; points of a lattice are p, the j-th unit vector is 1_j, witnesses are ω.
 
 `lemma_refs` turns the kernel's lemma tags in a statement ("Lemma LK", "Lemmas L3, L4") into
-references to the printed lemmas, which are numbered 1, 2, … without gaps.
+references to the printed lemmas, which are printed under these identifiers.
 """
 
 from __future__ import annotations
 
 import re
 
-# (symbols, meaning, the lemma that needs the row or None for every certificate)
-NOTATION: tuple[tuple[tuple[str, ...], str, str | None], ...] = (
+# (symbols, meaning, the lemmas or flags that need the row — any one of them — or None for every certificate)
+NOTATION: tuple[tuple[tuple[str, ...], str, tuple[str, ...] | None], ...] = (
     ((r"q", r"q_j"), r"the query and its coordinates", None),
     ((r"e",), r"Euler's number, and nothing else", None),
-    ((r"\sigma",), r"the logistic function $\sigma(z)=1/(1+e^{-z})$", None),
-    ((r"\operatorname{attn}",), r"$\operatorname{attn}([\langle k_1,q\rangle,\dots],[v_1,\dots])=\sum_iv_ix^{k_i}/\sum_ix^{k_i}$: the head with these logits, weights $1$ and these values", "attn"),
+    ((r"\sigma",), r"the logistic function $\sigma(z)=1/(1+e^{-z})$", ("sigma",)),
+    ((r"\operatorname{attn}",), r"$\operatorname{attn}([\langle k_1,q\rangle,\dots],[v_1,\dots])=\sum_iv_ix^{k_i}/\sum_ix^{k_i}$: the head with these logits, weights $1$ and these values", ("attn",)),
     ((r"H", r"N", r"D"), r"a head $H=N/D$, its numerator and denominator (exponential polynomials)", None),
     ((r"k_i", r"b_i", r"\mu_i", r"v_i"), r"key, bias, weight $\mu_i=e^{b_i}$ and value of the atom $i$ of a head", None),
     ((r"a_h", r"c"), r"the scale of head $h$ and the constant of $F=c+\sum_ha_hH_h$", None),
@@ -26,28 +26,31 @@ NOTATION: tuple[tuple[tuple[str, ...], str, str | None], ...] = (
     ((r"\Lambda", r"r", r"\beta_\ell", r"x_\ell"), r"the key lattice, its rank, its basis, $x_\ell=x^{\beta_\ell}$ ($\ell$ indexes lattice coordinates)", None),
     ((r"p",), r"a point of $\Lambda$ (a key, a vertex, a point of a support)", None),
     ((r"\mathbf{1}_j",), r"the $j$-th unit vector", None),
-    ((r"t", r"L"), r"$t=e^{1/L}$, $L$ the common denominator of the rational biases (transcendental)", None),
+    ((r"t", r"L"), r"$t=e^{1/L}$, $L$ the common denominator of the rational biases (transcendental)", ("t",)),
     ((r"P/Q", r"P'/Q'"), r"$F$ as one quotient of exponential polynomials; the same in lowest terms", None),
-    ((r"B", r"P'_B", r"Q'_B"), r"a block (heads on common variables) and its lowest terms; $Q'=\prod_BQ'_B$", None),
+    ((r"B", r"\Lambda_B", r"P'_B", r"Q'_B"), r"a \emph{block}: heads joined by common variables, different blocks using disjoint variables; the sublattice of its coordinates ($\Lambda=\bigoplus_B\Lambda_B$); its lowest terms, $Q'=\prod_BQ'_B$. Blocks equal up to renaming their variables are copies of one \emph{shape}, printed once (Section~\ref{sec:expform})", None),
     ((r"S", r"w_\ell"), r"$S=\operatorname{supp}P'\cup\operatorname{supp}Q'$ and its width in coordinate $\ell$", None),
-    ((r"\mathcal{C}_j",), r"a connected component of the keys of a head (proof of Lemma~\ref{lem:L2})", None),
+    ((r"\mathcal{C}_j",), r"a connected component of the keys of a head (proof of Lemma~\ref{lem:L2})", ("L2",)),
     ((r"g",), r"the cofactor of a head: $D=gQ'$, $N=gP'$ (Lemma~\ref{lem:L4})", None),
     ((r"\operatorname{Newt}", r"V"), r"Newton polytope (convex hull of the support); $V=\#\operatorname{vert}\operatorname{Newt}(Q')$", None),
     ((r"\omega",), r"a linear functional; a \emph{witness} is an integer $\omega$ maximal on $\operatorname{supp}Q'_B$ exactly at a vertex or the points of an edge", None),
-    ((r"d", r"F_d", r"c_d"), r"in the theorem for every $d$: the number of copies of $F$, their sum $c_d+\sum_{j=1}^dF(q_j)$, its constant", "every_d"),
+    ((r"d", r"F_d", r"c_d"), r"in the theorem for every $d$: the number of copies of $F$, their sum $c_d+\sum_{j=1}^dF(q_j)$, its constant", ("every_d",)),
     ((r"m", r"m^*"), r"a number of atoms; the least number of atoms of a head equal to $F$", None),
-    ((r"u", r"\tau", r"F_u"), r"a direction, a real parameter, the face limit $F_u(q)=\lim_{\tau\to\infty}F(q+\tau u)$", "L6"),
-    ((r"T^+", r"T^-"), r"the atoms of a head on its top and bottom face along $u$", "L6"),
-    ((r"s", r"\nu_i"), r"a number of binomials; the multiplicity of binomial $i$", "LZ"),
-    ((r"\mathcal{A}", r"\mathcal{B}"), r"polytopes (in the proofs, $\operatorname{Newt}(g)$ and $\operatorname{Newt}(Q')$)", "L5"),
-    ((r"f", r"\varphi_0", r"\varphi_1", r"\eta", r"r_f"), r"a factor of $Q'$, the coefficients of a binomial $f=\varphi_0x^{p_0}+\varphi_1x^{p_1}$, a vector with $\langle\eta,p_1-p_0\rangle=1$, the remainder of $P'$ by $f$", "LC"),
-    ((r"\kappa", r"y", r"A", r"A'", r"\chi"), r"a substitution $x_\ell\mapsto y^{\kappa_\ell}$; B\'ezout cofactors; a common factor", "LC"),
-    ((r"\xi",), r"a difference of two exponents (points) of one polynomial", "LC"),
-    ((r"\mathcal{K}", r"M_B", r"K_B", r"\rho_B", r"C_B", r"\alpha"), r"a set of blocks; a sublattice of $\Lambda_B$, its index, a positive tilt $x\mapsto\rho_B\odot x$, the common class sum; a class", "LK"),
-    ((r"\delta", r"\operatorname{len}", r"n", r"\zeta"), r"the primitive direction of an edge, lattice length, the length of an edge of $\operatorname{Newt}(D)$, $\zeta=x^\delta$", "LE"),
-    ((r"\psi", r"\hat P"), r"the vertex of $\mathcal{A}$ paired with a vertex of $\mathcal{B}$; the terms of $P'$ on a top level of $Q'$", "LE"),
-    ((r"G", r"\gamma", r"E"), r"the box of $g$ for $m$ atoms, a point of it ($g=\sum_{\gamma\in G}g_\gamma x^\gamma$), $E=G+\operatorname{supp}Q'$", "LR"),
-    ((r"\theta", r"\pi", r"\lambda"), r"Farkas multipliers; a coordinate permutation with $P'_{\pi p}=\lambda P'_p$, $Q'_{\pi p}=\lambda Q'_p$", "LR"),
+    ((r"u", r"\tau", r"F_u"), r"a direction, a real parameter, the face limit $F_u(q)=\lim_{\tau\to\infty}F(q+\tau u)$", ("L6",)),
+    ((r"T^+", r"T^-"), r"the atoms of a head on its top and bottom face along $u$", ("L6",)),
+    ((r"s", r"\nu_i"), r"a number of binomials; the multiplicity of binomial $i$", ("LZ",)),
+    ((r"\mathcal{A}", r"\mathcal{Q}"), r"polytopes (in the proofs, $\operatorname{Newt}(g)$ and $\operatorname{Newt}(Q')$)", ("L5",)),
+    ((r"f", r"\varphi_0", r"\varphi_1", r"\eta", r"\operatorname{rem}_f"), r"a factor of $Q'$, the coefficients of a binomial $f=\varphi_0x^{p_0}+\varphi_1x^{p_1}$, a vector with $\langle\eta,p_1-p_0\rangle=1$, the remainder of $P'$ by $f$", ("LC",)),
+    ((r"\kappa", r"y", r"A", r"A'", r"\chi"), r"a substitution $x_\ell\mapsto y^{\kappa_\ell}$; B\'ezout cofactors; a common factor", ("LB",)),
+    ((r"\operatorname{width}_\ell",), r"the width of a support in coordinate $\ell$", ("LB", "LR")),
+    ((r"\xi",), r"a difference of two exponents (points) of one polynomial", ("LZ", "LB")),
+    ((r"\mathcal{J}", r"\mathcal{J}^c", r"\Lambda_{\mathcal{J}}"), r"a set of blocks, the other blocks, $\Lambda_{\mathcal{J}}=\bigoplus_{B\in\mathcal{J}}\Lambda_B$ (Lemma~\ref{lem:LK})", ("LK",)),
+    ((r"M_B", r"K_B", r"\rho_B", r"\rho^p", r"C_B", r"\alpha"), r"a sublattice of $\Lambda_B$ and its index; a positive tilt $x\mapsto\rho_B\odot x$ ($x_\ell\mapsto\rho_\ell x_\ell$ on the coordinates of $B$) and $\rho^p=\prod_\ell\rho_\ell^{p_\ell}$; the common class sum; a class", ("LK",)),
+    ((r"\delta", r"\operatorname{len}", r"\zeta"), r"the primitive direction of an edge, lattice length ($\operatorname{len}(p_0,p_1)$ of a segment, $\operatorname{len}(R)$ of a polynomial on a segment), $\zeta=x^\delta$", ("LE",)),
+    ((r"\psi", r"\hat P"), r"the vertex of $\mathcal{A}$ paired with a vertex of $\mathcal{Q}$; the terms of $P'$ on a top level of $Q'$", ("LE",)),
+    ((r"G", r"\gamma", r"E"), r"the box of $g$ for $m$ atoms, a point of it ($g=\sum_{\gamma\in G}g_\gamma x^\gamma$), $E=G+\operatorname{supp}Q'$", ("LR",)),
+    ((r"\theta",), r"Farkas multipliers", ("LR",)),
+    ((r"\pi", r"\lambda"), r"a coordinate permutation with $P'_{\pi p}=\lambda P'_p$, $Q'_{\pi p}=\lambda Q'_p$", ("image",)),
 )
 
 
@@ -55,7 +58,7 @@ def notation_rows(lemmas: set[str]) -> list[tuple[dict[str, str], dict[str, str]
     """The notation table for a certificate printing `lemmas` (ids such as 'L5'; 'attn' when a head is written so),
     in two columns read down."""
     rows = [{"symbols": ", ".join(f"${s}$" for s in symbols), "meaning": meaning}
-            for symbols, meaning, needs in NOTATION if needs is None or needs in lemmas]
+            for symbols, meaning, needs in NOTATION if needs is None or set(needs) & lemmas]
     half = (len(rows) + 1) // 2
     blank = {"symbols": "", "meaning": ""}
     return [(rows[i], rows[half + i] if half + i < len(rows) else blank) for i in range(half)]

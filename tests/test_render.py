@@ -120,7 +120,7 @@ def test_w3_tex_reads_as_a_complete_proof():
     assert r"x_{1}=e^{q_{1}}" in tex
     assert r"P'_B&=x_{1}," in tex and r"Q'_B&=1 + x_{1}," in tex
     # lowest terms by the binomial rule; the parallelepiped of Lemma LZ; the product rule
-    assert r"\item $f=1 + x_{1}$: \emph{binomial rule}" in tex and r"$p_1-p_0=(1)$ is primitive" in tex
+    assert r"\item $f=1 + x_{1}$: \emph{binomial rule}" in tex and r"$\varepsilon_1-\varepsilon_0=(1)$ is primitive" in tex
     assert r"the remainder of $P'_B$ by $f$ is" in tex and r"$\operatorname{rem}_f=-1\ne0$" in tex  # x_1 at x_1 = −1
     assert r"is a segment, with $2$ vertices" in tex
     assert re.search(r"^\(0\) & 0 & 1 & 0\\\\$", tex, re.M) and re.search(r"^\(1\) & q_\{1\} & 1 & 1\\\\$", tex, re.M)
@@ -459,7 +459,7 @@ def test_every_lower_bound_is_checkable_on_the_page():
     tex = render_latex(tri)
     assert r"witness $\omega$ & margin & $\len$" in tex
     assert re.search(r"^1 & \$\(0,1\)\$ & \$\(0,2\)\$ & \$\(-1,0\)\$ & 1 & 1 & ", tex, re.M)  # ⟨ω,·⟩: −0 on the edge, −1 next
-    assert r"has $7$ points: the vertices of Section~\ref{sec:lower} and the point $(1,1)$, which is not a vertex" in tex
+    assert r"has $7$ points: the vertices of Section~\ref{sec:newton} and the point $(1,1)$, which is not a vertex" in tex
     # the margin is the gap between the top level and the next one of supp Q′_B, recomputed here
     shape = next(c for c in tri["claims"] if c["id"] == "exp-form")["evidence"]["shapes"][0]
     levels = sorted({-int(e[0]) for e, _ in shape["Q"]}, reverse=True)  # ω = (−1, 0)

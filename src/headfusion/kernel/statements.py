@@ -16,7 +16,7 @@ LEMMAS: dict[str, tuple[str, tuple[str, ...], str]] = {
     "L5": ("Newton polytopes", ("L1", "L2", "L4"), r"For nonzero Laurent polynomials $g,R$, $\operatorname{Newt}(gR)=\operatorname{Newt}(g)+\operatorname{Newt}(R)$ has at least as many vertices as $\operatorname{Newt}(R)$, all in $\operatorname{supp}(gR)$. Hence if $F=P'/Q'$ with $\gcd(P',Q')=1$ in $\mathbb{R}[\Lambda]$, every head for $F$ has at least $\#\operatorname{vert}\operatorname{Newt}(Q')$ atoms."),
     "L6": ("Face limits", (), r"Let $F_u(q)=\lim_{\tau\to\infty}F(q+\tau u)$ for a direction $u$. If $F$ is not invariant along $u$, then $m^*(F)\ge m^*(F_u)+m^*(F_{-u})$."),
     "LP": ("Product", ("L1",), r"For blocks on disjoint variables with $\gcd(P'_B,Q'_B)=1$, $F=c+\sum_B P'_B/Q'_B$ has lowest-terms denominator $Q'=\prod_B Q'_B$; block heads $N_B/D_B$ give a product head with $\prod_B|\operatorname{supp}D_B|$ atoms, and $\operatorname{Newt}(Q')=\prod_B\operatorname{Newt}(Q'_B)$ has $\prod_B\#\operatorname{vert}\operatorname{Newt}(Q'_B)$ vertices."),
-    "LC": ("Coprimality certificates", (), r"If $Q'$ is a unit times a product of powers of factors $f$, each coprime to $P'$, then $\gcd(P',Q')=1$. A binomial $f=\varphi_0x^{p_0}+\varphi_1x^{p_1}$ with $p_1-p_0$ primitive is irreducible, and for an integer vector $\eta$ with $\langle\eta,p_1-p_0\rangle=1$ it is coprime to $P'$ if and only if its remainder $\operatorname{rem}_f=\sum_pP'_p\,(-\varphi_0/\varphi_1)^{\langle\eta,p\rangle}x^{p-\langle\eta,p\rangle(p_1-p_0)}$ is not zero."),
+    "LC": ("Coprimality certificates", (), r"If $Q'$ is a unit times a product of powers of factors $f$, each coprime to $P'$, then $\gcd(P',Q')=1$. A binomial $f=\varphi_0x^{\varepsilon_0}+\varphi_1x^{\varepsilon_1}$ with $\varepsilon_1-\varepsilon_0$ primitive is irreducible, and for an integer vector $\eta$ with $\langle\eta,\varepsilon_1-\varepsilon_0\rangle=1$ it is coprime to $P'$ if and only if its remainder $\operatorname{rem}_f=\sum_pP'_p\,(-\varphi_0/\varphi_1)^{\langle\eta,p\rangle}x^{p-\langle\eta,p\rangle(\varepsilon_1-\varepsilon_0)}$ is not zero."),
     "LB": ("Bézout identities", ("L5",), r"Let $f$ be a factor of $Q'$ and $\kappa$ an integer vector with $\langle\kappa,p\rangle\ne\langle\kappa,p'\rangle$ for distinct $p,p'\in\operatorname{supp}f$, and write $R(y^\kappa)$ for $R$ with $x_\ell$ replaced by $y^{\kappa_\ell}$. If $A\,P'(y^\kappa)+A'\,f(y^\kappa)$ is a nonzero monomial for Laurent polynomials $A,A'$ in $y$, then $f$ is coprime to $P'$."),
     "LZ": ("Parallelepipeds", ("L5",), r"A product of $s$ binomials whose exponent differences are linearly independent has a parallelepiped with $2^s$ vertices as its Newton polytope."),
     "LK": ("Residue classes", ("L2", "L4", "L5", "LP"), r"Let $F=P'/Q'$ be in lowest terms and, for each block $B$ of a set $\mathcal{J}$ of blocks, $M_B\subseteq\Lambda_B$ a sublattice of index $K_B$ and $\rho_B$ a vector of positive reals. If the sums of the coefficients of $Q'_B(\rho_B\odot x)$ over the $K_B$ classes of $\Lambda_B/M_B$ all equal one number $C_B\ne0$ for every $B\in\mathcal{J}$, then $m^*(F)\ge\prod_{B\in\mathcal{J}}K_B\cdot\prod_{B\notin\mathcal{J}}\#\operatorname{vert}\operatorname{Newt}(Q'_B)$."),
@@ -58,8 +58,9 @@ def exp_form(blocks: int, rank: int) -> str:
 
 
 def coprime(shapes: int, binomials: int, bezout: int) -> str:
-    return (rf"$\gcd(P'_B,Q'_B)=1$ for {'each of the ' + plural(shapes, 'block shape') if shapes != 1 else 'the block shape'} ({plural(binomials, 'factor')} by the binomial rule, "
-            rf"{bezout} by a B\'ezout identity), so $F=P'/Q'$ is in lowest terms.")
+    how = " and ".join(f"{plural(n, 'factor')} {rule}" for n, rule in ((binomials, "by the binomial rule"), (bezout, r"by a B\'ezout identity")) if n)
+    return (rf"$\gcd(P'_B,Q'_B)=1$ for {'each of the ' + plural(shapes, 'block shape') if shapes != 1 else 'the block shape'}"
+            rf"{f' ({how})' if how else ''}, so $F=P'/Q'$ is in lowest terms.")
 
 
 def construction(atoms: int, blocks: int) -> str:

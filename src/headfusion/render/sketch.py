@@ -95,13 +95,13 @@ def _classes_sentence(claims: dict[str, dict], summary: dict) -> str | None:
     nblocks, t_scale = len(exp.get("blocks", [])), int(exp.get("t_scale", 1))
     q = "Q'" if nblocks == 1 else "Q'_B"
     rho = tilt_vector_tex(first["tilt"], t_scale)
-    poly = rf"{q}(\rho\odot x)" if tilted else q
-    tilt = (rf", after the tilt $x\mapsto\rho\odot x$ with $\rho={rho}$ (positive, so it keeps supports and signs)" if tilted
-            else rf" (the tilt is $\rho={rho}$: none)")
+    poly = rf"{q}(\rho_B\odot x)" if tilted else q
+    tilt = (rf", after the tilt $x\mapsto\rho_B\odot x$ with $\rho_B={rho}$ (positive, so it keeps supports and signs)" if tilted
+            else rf" (the tilt is $\rho_B={rho}$: none)")
     return (
         r"Residue classes give more (Lemma~\ref{lem:LK}, Table~\ref{tab:classes}): the coefficients of"
         rf" ${poly}${where} add up to the same nonzero number on each of the ${k}$ classes modulo the sublattice"
-        rf" $M={_lattice_tex(first['lattice'])}$ of index ${k}${tilt}."
+        rf" $M_B={_lattice_tex(first['lattice'])}$ of index $K_B={k}${tilt}."
         r" A product $gQ'$ then has the same sum on every class, and for a head $D=gQ'$ with positive coefficients that sum is"
         r" positive, so every class holds a term of $D$"
         + (r"; the classes of the blocks combine (Lemmas~\ref{lem:LK}, \ref{lem:LP})" if nblocks > 1 else "")

@@ -119,7 +119,9 @@ def function_parts(cert: dict) -> dict:
         out["authors_title"] = tex_tt(spec.get("title", "")) if spec.get("title") else None
         written = parse_toml_text(spec["source"], "the embedded TOML spec").title
         substituted = spec.get("d") is not None and written is not None and written != spec.get("title")
+        lettered = written is not None and written != spec.get("title")  # for every d, {d} is written as the letter d
         out["authors_note"] = (rf"(the author's words with ${tex_text(parameter)}={tex_int(spec['d'])}$ substituted; not checked)" if substituted
+                               else rf"(the author's words with \texttt{{\{{{tex_text(parameter)}\}}}} written ${tex_text(parameter)}$; not checked)" if lettered
                                else "(the author's words, not checked)")
     out["every_d_hint"] = None if every_d else _every_d_hint(spec)
     if every_d:

@@ -38,6 +38,8 @@ def every_d_block(kind: str, text: str | None, source: str | None) -> tuple[Spec
             raise SpecError("the theorem for every d needs a term that uses j only in the variable q{j}")
         block_text = doc.term.replace("q{j}", "q1")
         title, name = doc.title, doc.name or text
+        if title and parameter:  # for every d the parameter stays a letter: "sum_{j=1..{d}}" reads "sum_{j=1..d}"
+            title = title.replace("{" + parameter + "}", parameter)
         member = lambda d: toml_spec_at(doc, "the embedded TOML spec", d, text).model  # noqa: E731
     else:
         raise SpecError("the theorem for every d applies to a family name or a TOML spec with a sum over j = 1..d")

@@ -30,7 +30,8 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     out.write(f"function: {result['title']}  (dimension {result['dimension']})\n")
     out.write(f"heads: {result['heads']}, head-atom terms: {result['head_atom_terms']}\n")
     form = result["exponential_form"]
-    out.write(f"exponential-family form: F = {form['constant']} + sum over {form['blocks_total']} block(s) of P'_B/Q'_B\n")
+    blocks = form["blocks_total"]
+    out.write(f"exponential-family form: F = {form['constant']} + " + ("P'_B/Q'_B for its one block\n" if blocks == 1 else f"sum over {blocks} blocks of P'_B/Q'_B\n"))
     if form["t"]:
         out.write(f"  t = {form['t']}\n")
     for i, block in enumerate(form["blocks"], 1):
@@ -40,7 +41,8 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         else:
             out.write(f"    Q' has {block['Q_reduced_terms']} terms\n")
     if form["blocks_total"] > form["blocks_shown"]:
-        out.write(f"  ... {form['blocks_total'] - form['blocks_shown']} more block(s)\n")
+        more = form["blocks_total"] - form["blocks_shown"]
+        out.write(f"  ... {more} more block{'s' if more != 1 else ''}\n")
     out.write(f"fused head: {big(result['upper_bound'])} atoms ({result['upper_bound_method']})\n")
     lower = result["lower_bound"]
     out.write(

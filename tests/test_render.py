@@ -303,10 +303,14 @@ def test_user_text_is_escaped_in_tex():
     assert r"\textbackslash{}input\{/etc/passwd\}" in tex
     assert r"50\%" in tex and r"a\_b" in tex and r"\#1" in tex and r"\&" in tex
     assert tex.count(r"\end{document}") == 1  # not even the TOML source can end the document
-    lines = source_lines("name = 'x' # 50% a_b #1 &\n[function]\n  term = 'sigmoid(q1)'\n  description = \'\'\'\n\\end{document}\n\'\'\'\n")
+    lines = source_lines("name = 'x 50% a_b #1 &' # a comment\n# the author's note\n[function]\n  term = 'sigmoid(q1)'\n"
+                         "  description = \'\'\'\n\\end{document}\n\'\'\'\n")
     assert r"50\%" in lines["lines"][0] and r"a\_b" in lines["lines"][0] and r"\#1" in lines["lines"][0] and r"\&" in lines["lines"][0]
     assert lines["lines"][2].startswith(r"\ \ term") and len(lines["lines"]) == 3  # indentation kept, the description left out
-    assert lines["omitted"] and not lines["unshown"]
+    assert not any("comment" in line or "note" in line for line in lines["lines"])  # comments are the author's words: left out
+    assert lines["omitted"] == "the descriptions and the comments" and not lines["unshown"]
+    hashed = source_lines("[function]\nterm = \'\'\'sigmoid(q1)\n# not a comment\'\'\'\n")  # a # inside a multi-line string stays
+    assert hashed and not hashed["unshown"] and any("comment" in line for line in hashed["lines"])
     assert source_lines("not toml = = =")["unshown"]  # never shown unless it re-parses as the spec without the author's words
 
 

@@ -13,21 +13,22 @@ from __future__ import annotations
 import re
 import shlex
 import tomllib
+from typing import TYPE_CHECKING
 
 from headfusion.render.notation import formula_tex
 from headfusion.render.tex import tex_breakable, tex_int, tex_text, tex_tt
+
+if TYPE_CHECKING:
+    from headfusion.spec.toml import TomlSpec
 
 MAX_SOURCE_LINES = 80  # lines of an embedded TOML text shown in the appendix
 AUTHORS_KEYS = ("title", "description")  # TOML keys whose values are the author's words
 
 
-def _toml_names(spec: dict) -> tuple[str, str]:
-    """(spec name, parameter name) of an embedded TOML text, read by the statement layer.
+def _toml_names(doc: TomlSpec, spec: dict) -> tuple[str, str]:
+    """(spec name, parameter name) of an embedded TOML text as the statement layer parsed it (`doc`).
 
     A text without `name` took its name from its file; the certificate records that name as `text`."""
-    from headfusion.spec.toml import parse_toml_text
-
-    doc = parse_toml_text(str(spec["source"]), "the embedded TOML spec")
     return str(doc.name or spec.get("text") or "without a name"), doc.parameter.name if doc.parameter else "d"
 
 
@@ -53,17 +54,21 @@ def _every_d_bound(summary: dict, name: str) -> str:
     return rf"${lower}^d\le m^*({name})\le {upper}^d$ for every $d\ge1$"
 
 
-def _unwrap_terms(text: str) -> str:
-    """'(sigmoid(a)) + (sigmoid(b))' -> 'sigmoid(a) + sigmoid(b)': parentheses around a term added with + change nothing."""
+def _top_level_terms(text: str) -> list[str]:
+    """'a + f(b - c) - [d]' -> ['a ', '+ f(b - c) ', '- [d]']: split before each + or − (after a space) outside brackets."""
     terms, depth, start = [], 0, 0
     for i, ch in enumerate(text):
-        depth += (ch == "(") - (ch == ")")
+        depth += (ch in "([") - (ch in ")]")
         if depth == 0 and ch in "+-" and i > start and text[i - 1] == " ":
             terms.append(text[start:i])
             start = i
-    terms.append(text[start:])
+    return terms + [text[start:]]
+
+
+def _unwrap_terms(text: str) -> str:
+    """'(sigmoid(a)) + (sigmoid(b))' -> 'sigmoid(a) + sigmoid(b)': parentheses around a term added with + change nothing."""
     out = []
-    for term in terms:
+    for term in _top_level_terms(text):
         body = term.strip()
         sign = body[0] if body[:1] in "+-" else ""
         inner = body[1:].strip() if sign else body
@@ -75,13 +80,7 @@ def _unwrap_terms(text: str) -> str:
 
 def tex_tt_terms(text: str) -> str:
     """An expression in typewriter type that breaks only between its top-level terms (never inside a list or a call)."""
-    terms, depth, start = [], 0, 0
-    for i, ch in enumerate(text):
-        depth += (ch in "([") - (ch in ")]")
-        if depth == 0 and ch in "+-" and i > start and text[i - 1] == " ":
-            terms.append(text[start:i])
-            start = i
-    terms.append(text[start:])
+    terms = _top_level_terms(text)
     if any(len(t) > 60 for t in terms):  # a term longer than a line: let it break where tex_tt breaks
         return tex_tt(text)
     return r"\ ".join(r"\mbox{" + tex_tt(t.strip()).replace(r"\allowbreak{}", "") + "}" for t in terms if t.strip())
@@ -109,7 +108,8 @@ def function_parts(cert: dict) -> dict:
                  + f" with {_plural(atoms, 'atom')}" + ("" if nheads == 1 else " in total")}
     labels = [h.get("label", "") for h in model.get("heads", [])]
     block = formula_tex(" + ".join(labels)) if all(labels) and str(model.get("constant", 0)) == "0" else None
-    toml_name, parameter = _toml_names(spec) if kind == "toml" else (None, None)
+    doc = parse_toml_text(str(spec["source"]), "the embedded TOML spec") if kind == "toml" else None
+    toml_name, parameter = _toml_names(doc, spec) if doc is not None else (None, None)
     if kind == "toml":
         out["source_note"] = ((rf"The option \texttt{{-{{}}-d}} of the recorded command sets the spec's parameter, here ${tex_text(parameter)}={tex_int(spec['d'])}$. "
                                if spec.get("d") is not None and not every_d else "")
@@ -117,7 +117,7 @@ def function_parts(cert: dict) -> dict:
                                 r" names a graph of the networkx library); Table~\ref{tab:heads} lists the"
                                 r" heads it defines, and they are what the certificate is about.")
         out["authors_title"] = tex_tt(spec.get("title", "")) if spec.get("title") else None
-        written = parse_toml_text(spec["source"], "the embedded TOML spec").title
+        written = doc.title
         substituted = spec.get("d") is not None and written is not None and written != spec.get("title")
         lettered = written is not None and written != spec.get("title")  # for every d, {d} is written as the letter d
         out["authors_note"] = (rf"(the author's words with ${tex_text(parameter)}={tex_int(spec['d'])}$ substituted; not checked)" if substituted
@@ -157,7 +157,7 @@ def function_parts(cert: dict) -> dict:
         out["spec_description"] = (rf"The function of this certificate is the member $d={tex_int(spec.get('d') or 0)}$ of the family"
                                    rf" {tex_tt(spec.get('text', ''))} built into headfusion; as a sum of heads it is")
     else:
-        expanded = _unwrap_terms(expand(parse_toml_text(spec["source"], "the embedded TOML spec"), spec["d"]).expression())
+        expanded = _unwrap_terms(expand(doc, spec["d"]).expression())
         out["spec_math"] = formula_tex(expanded)
         out["title"] = ("$" + out["spec_math"] + "$") if out["spec_math"] else (
             rf"the TOML spec {tex_tt(toml_name)} at ${tex_text(parameter)}={tex_int(spec.get('d') or 0)}$")
@@ -208,16 +208,16 @@ def command_text(command: object, spec: dict) -> tuple[str, bool]:
     return tex_breakable(text).replace("'", r"\textquotesingle{}").replace("`", r"\textasciigrave{}"), replaced
 
 
-def _drop_authors_words(lines: list[str]) -> tuple[list[str], int]:
-    """The TOML lines without `title = …` and `description = …` (single-line or triple-quoted), and how many were dropped."""
-    out, dropped, i = [], 0, 0
+def _drop_authors_words(lines: list[str]) -> tuple[list[str], set[str]]:
+    """The TOML lines without `title = …` and `description = …` (single-line or triple-quoted), and which of the two were there."""
+    out, dropped, i = [], set(), 0
     while i < len(lines):
         m = re.match(r"\s*(title|description)\s*=\s*(.*)$", lines[i])
         if m is None:
             out.append(lines[i])
             i += 1
             continue
-        dropped += 1
+        dropped.add(m.group(1))
         rest = m.group(2)
         quote = rest[:3] if rest[:3] in ('"""', "'''") else None
         i += 1
@@ -228,6 +228,17 @@ def _drop_authors_words(lines: list[str]) -> tuple[list[str], int]:
     return out, dropped
 
 
+def _without_comment(line: str) -> str:
+    """A TOML line without its comment: from the first # outside a one-line string (a guess: the caller re-parses)."""
+    quote = None
+    for i, ch in enumerate(line):
+        if quote is None and ch == "#":
+            return line[:i].rstrip()
+        if ch in "\"'" and (quote is None or quote == ch) and not (quote == '"' and line[i - 1:i] == "\\"):
+            quote = None if quote == ch else ch
+    return line
+
+
 def _without(data: object) -> object:
     if isinstance(data, dict):
         return {k: _without(v) for k, v in data.items() if k not in AUTHORS_KEYS}
@@ -235,16 +246,22 @@ def _without(data: object) -> object:
 
 
 def source_lines(source: object) -> dict | None:
-    """The embedded TOML text for the appendix, without the author's title and descriptions (checked by re-parsing)."""
+    """The embedded TOML text for the appendix, without the author's title, descriptions and comments (checked by re-parsing)."""
     if not isinstance(source, str) or not source.strip():
         return None
-    lines, dropped = _drop_authors_words(source.rstrip("\n").split("\n"))
-    try:
-        faithful = tomllib.loads("\n".join(lines)) == _without(tomllib.loads(source))
-    except tomllib.TOMLDecodeError:
-        faithful = False
-    if not faithful:  # never print a text that is not the spec minus the author's words
+    kept, dropped = _drop_authors_words(source.rstrip("\n").split("\n"))
+    uncommented = [_without_comment(line) for line in kept if not line.lstrip().startswith("#")]  # comments are the author's words too
+    for lines in (uncommented, kept):  # without comments if the text re-parses so, else with them
+        try:
+            faithful = tomllib.loads("\n".join(lines)) == _without(tomllib.loads(source))
+        except tomllib.TOMLDecodeError:
+            faithful = False
+        if faithful:  # never print a text that is not the spec minus the author's words
+            break
+    else:
         return {"lines": [], "more": 0, "omitted": None, "unshown": True}
+    words = [w for w, left_out in ((r"the title (Section~\ref{sec:function})", "title" in dropped), ("the descriptions", "description" in dropped),
+                                   ("the comments", lines is uncommented and uncommented != kept)) if left_out]
     while lines and not lines[0].strip():
         lines = lines[1:]
     shown = []
@@ -252,4 +269,4 @@ def source_lines(source: object) -> dict | None:
         body = line.lstrip(" ")
         shown.append(r"\ " * (len(line) - len(body)) + tex_breakable(body.replace("\t", "    ")))
     return {"lines": shown, "more": max(0, len(lines) - MAX_SOURCE_LINES),
-            "omitted": "the title (Section~\\ref{sec:function}) and the descriptions" if dropped else None, "unshown": False}
+            "omitted": (", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else words[0]) if words else None, "unshown": False}

@@ -18,28 +18,25 @@ MAX_EDGE_ROWS = 512
 MAX_FACE_TERMS = 12
 
 
-def _tilt_tex(r: object, s: int, t_scale: int, name: str) -> str | None:
-    """ρ_c = r·e^{s/L} as 'x_1 ↦ ρ x_1', None for ρ = 1."""
-    r = as_fraction(r)
-    power = Fraction(s, t_scale)
-    if r == 1 and power == 0:
-        return None
-    parts = [] if r == 1 else [frac_tex(r)]
+def _rho_tex(r: object, k: object, t_scale: int) -> str:
+    """One entry ρ_c = r·e^{k/L} of a tilt: '2', 'e', '2 e^{1/2}', '1'."""
+    r, power = as_fraction(r), Fraction(int(k), t_scale)
+    parts = [] if r == 1 and power else [frac_tex(r)]
     if power:
         parts.append("e" if power == 1 else rf"e^{{{frac_tex(power) if power.denominator == 1 else f'{power.numerator}/{power.denominator}'}}}")
-    return rf"{name}\mapsto {' '.join(parts)}\,{name}"
+    return " ".join(parts)
+
+
+def _tilt_tex(r: object, s: int, t_scale: int, name: str) -> str | None:
+    """ρ_c = r·e^{s/L} as 'x_1 ↦ ρ x_1', None for ρ = 1."""
+    if as_fraction(r) == 1 and s == 0:
+        return None
+    return rf"{name}\mapsto {_rho_tex(r, s, t_scale)}\,{name}"
 
 
 def tilt_vector_tex(tilt: list, t_scale: int) -> str:
     """ρ_B = (ρ_1, …, ρ_r), ρ_c = r_c·e^{s_c/L}, as a vector: (1) when there is no tilt."""
-    entries = []
-    for r, k in tilt:
-        r, power = as_fraction(r), Fraction(int(k), t_scale)
-        parts = [] if r == 1 and power else [frac_tex(r)]
-        if power:
-            parts.append("e" if power == 1 else rf"e^{{{frac_tex(power) if power.denominator == 1 else f'{power.numerator}/{power.denominator}'}}}")
-        entries.append(" ".join(parts))
-    return "(" + ",".join(entries) + ")"
+    return "(" + ",".join(_rho_tex(r, k, t_scale) for r, k in tilt) + ")"
 
 
 def _lattice_tex(basis: list[list[int]]) -> str:

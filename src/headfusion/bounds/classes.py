@@ -129,11 +129,6 @@ def best_lattice(Q: dict, rank: int, tilt: Tilt) -> tuple[list[list[int]], dict]
     return (best, class_sums(Q, best, list(tilt))) if best is not None else None
 
 
-def x_support_terms(Q: dict) -> set[tuple[int, ...]]:
-    """The x-exponents of a polynomial in (x, t)."""
-    return {e[:-1] for e in Q}
-
-
 def _valuations(r: Fraction) -> dict[int, int]:
     """Prime ↦ exponent in a positive rational."""
     out: dict[int, int] = {}

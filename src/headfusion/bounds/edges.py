@@ -14,11 +14,13 @@ certificate lists; `kernel.structure.check_edges` re-checks every witness and fa
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from math import prod
 from typing import Sequence
 
 from headfusion.algebra.expform import Block, ExpForm, x_support
 from headfusion.bounds.lower import NewtonBound, block_newton_graph
+from headfusion.kernel.poly import add, mul, x_groups  # the kernel's exact arithmetic: the same test it will replay
 
 Point = tuple[int, ...]
 
@@ -53,31 +55,11 @@ def face(poly: dict, witness: Sequence[int], top: int) -> dict:
 
 
 def is_constant_ratio(P: dict, Q: dict) -> bool:
-    """P = κ·Q for a constant κ (in Q(t)): compare coefficients at one point of supp Q (exact)."""
-    groups_P, groups_Q = x_support_of(P), x_support_of(Q)
+    """P = κ·Q for a constant κ (in Q(t)): P·q0 = Q·p0 with p0, q0 the coefficients at one point of supp Q (exact)."""
+    groups_P, groups_Q = x_groups(P), x_groups(Q)
     anchor = min(groups_Q)
-    p0, q0 = groups_P.get(anchor, {}), groups_Q[anchor]
-    if set(groups_P) - set(groups_Q):
-        return False
-    for x, q in groups_Q.items():  # P_x·q0 = Q_x·p0 as polynomials in t
-        if _t_mul(groups_P.get(x, {}), q0) != _t_mul(q, p0):
-            return False
-    return True
-
-
-def x_support_of(poly: dict) -> dict[Point, dict[int, object]]:
-    out: dict[Point, dict[int, object]] = {}
-    for e, c in poly.items():
-        out.setdefault(e[:-1], {})[e[-1]] = c
-    return out
-
-
-def _t_mul(a: dict, b: dict) -> dict:
-    out: dict = {}
-    for i, x in a.items():
-        for j, y in b.items():
-            out[i + j] = out.get(i + j, 0) + x * y
-    return {k: v for k, v in out.items() if v}
+    q0, p0 = ({(0,) * len(anchor) + (k,): v for k, v in R.get(anchor, {}).items()} for R in (groups_Q, groups_P))
+    return not add(mul(P, q0), mul(Q, p0), Fraction(-1))
 
 
 def rigid_tree(block: Block, vertices: Sequence[Point]) -> tuple[RigidEdge, ...] | None:

@@ -36,6 +36,7 @@ from headfusion.algebra.laurent import LPoly
 from headfusion.algebra.lattice import LatticeBasis
 from headfusion.spec.errors import ResourceLimit
 from headfusion.spec.model import MultiHead
+from headfusion.bounds.lattice import inverse
 from headfusion.bounds.polytope import (
     MAX_EXPLICIT_SUPPORT,
     NewtonGraph,
@@ -107,12 +108,12 @@ def block_newton(block: Block) -> BlockNewton:
     if cached is not None:
         return cached
     support_size = len(x_support(block.Q_reduced))
-    generators = binomial_generators(block)
     if support_size <= MAX_EXPLICIT_SUPPORT:
-        graph = _graph_cache.get(block.Q_reduced) or newton_graph(block_support(block), generators, with_edges=False)
+        graph = block_newton_graph(block)  # with its edges: LE needs them next, and the hull finds them anyway
         vertices = VertexSet(block.rank, support_size, graph.vertices)
         result = BlockNewton("explicit", vertices.count, vertices, None)
     else:
+        generators = binomial_generators(block)
         if generators is None:
             raise ResourceLimit(
                 f"Newton polytope with {support_size:,} support points (explicit limit {MAX_EXPLICIT_SUPPORT:,}) and non-binomial factors")
@@ -156,24 +157,11 @@ def _dual_rows(basis: LatticeBasis) -> tuple[tuple[Fraction, ...], ...]:
     r = basis.rank
     vectors = [basis.point(tuple(1 if j == i else 0 for j in range(r))) for i in range(r)]
     gram = [[sum((a * b for a, b in zip(vectors[i], vectors[j])), Fraction(0)) for j in range(r)] for i in range(r)]
-    columns = [_solve(gram, [Fraction(int(i == l)) for i in range(r)]) for l in range(r)]  # G⁻¹ (symmetric)
+    columns = inverse(gram)  # G⁻¹, symmetric: its rows are its columns
     width = len(vectors[0])
     return tuple(
         tuple(sum((columns[l][i] * vectors[i][j] for i in range(r)), Fraction(0)) for j in range(width)) for l in range(r)
     )
-
-
-def _solve(matrix: list[list[Fraction]], rhs: list[Fraction]) -> list[Fraction]:
-    n = len(rhs)
-    rows = [row[:] + [b] for row, b in zip(matrix, rhs)]
-    for col in range(n):
-        pivot = next(i for i in range(col, n) if rows[i][col] != 0)
-        rows[col], rows[pivot] = rows[pivot], rows[col]
-        for i in range(n):
-            if i != col and rows[i][col] != 0:
-                f = rows[i][col] / rows[col][col]
-                rows[i] = [a - f * b for a, b in zip(rows[i], rows[col])]
-    return [rows[i][n] / rows[i][i] for i in range(n)]
 
 
 def vertex_witnesses(bound: NewtonBound, limit: int = MAX_LISTED_WITNESSES) -> Iterator[dict]:

@@ -14,7 +14,7 @@ from math import prod
 from headfusion.algebra.expform import ExpForm
 from headfusion.bounds.classes import ClassBound, block_classes
 from headfusion.bounds.edges import EdgeBound, edge_bound
-from headfusion.bounds.lower import NewtonBound
+from headfusion.bounds.lower import NewtonBound, face_limit_bound, newton_bound
 
 MAX_CLASS_SUPPORT = 200_000  # class sums of larger Q′_B are not searched (each lattice costs one pass)
 
@@ -30,7 +30,7 @@ class StructuralBounds:
 
     @property
     def best(self) -> tuple[int, str]:
-        """(bound, lemma) of the strongest of L5, LK and LE (LK first on ties: fewer lines to check)."""
+        """(bound, lemma) of the strongest of L5, LK and LE (on ties L5, then LK, then LE: fewer lines to check)."""
         found = [(self.vertices, "L5"), (self.class_bound or 0, "LK"), (self.edges.bound if self.edges else 0, "LE")]
         return max(found, key=lambda item: item[0])
 
@@ -59,3 +59,10 @@ def structural_bounds(form: ExpForm, newton: NewtonBound, edges: bool = True) ->
     rigid = edge_bound(form, newton) if edges else None
     return StructuralBounds(tuple(classes), class_bound, rigid, newton.count)
 
+
+
+def strongest_lower_bound(form: ExpForm) -> tuple[int, str]:
+    """(bound, lemma) of the strongest of L5, L6 (face limits), LK and LE: where every search for m* starts."""
+    face = face_limit_bound(form.model)[0] or 0
+    bound, lemma = structural_bounds(form, newton_bound(form)).best
+    return (face, "L6") if face > bound else (bound, lemma)

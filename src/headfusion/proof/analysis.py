@@ -207,7 +207,7 @@ def lower_bounds_report(form: ExpForm, witness_cap: int = MAX_LISTED_WITNESSES) 
     classes = None
     if structure.class_bound is not None:
         blocks = []
-        for i, (block, found) in enumerate(zip(form.blocks, structure.classes)):
+        for i, found in enumerate(structure.classes):
             if found is None or len(blocks) >= MAX_REPORTED_BLOCKS:
                 continue
             blocks.append({"block": i + 1, "index": found.index, "lattice": [list(row) for row in found.basis],
@@ -233,7 +233,7 @@ def lower_bounds_report(form: ExpForm, witness_cap: int = MAX_LISTED_WITNESSES) 
     result["residue_classes"], result["rigid_edges"] = classes, edges
     face = result.get("face_limit_bound") or 0
     bound, lemma = structure.best
-    if bound > max(result["lower_bound"], face) or (bound == result["lower_bound"] and lemma != "L5" and face < bound):
+    if bound > max(result["lower_bound"], face):  # L5 wins ties (`best`), so LK or LE here means more than V
         result["lower_bound"] = bound
         result["lower_bound_method"] = {"LK": "residue-classes (LK)", "LE": "rigid-edges (LE)"}[lemma]
         result["minimum"] = bound if bound == form.upper_bound else None

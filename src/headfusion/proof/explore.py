@@ -90,7 +90,7 @@ def explore(
         if minimum is None:
             if progress:
                 progress(len(rows), f"d = {d}: searching between {lower} and {upper} (at most {timeout:g} s)")
-            minimum, decided, note = _search_minimum(form, timeout)
+            minimum, decided, note = _search_minimum(form, timeout, lower)
         rows.append(
             ExploreRow(d, len(spec.model.heads), spec.model.head_atom_terms, lower, summary["lower_bound_method"],
                        upper, minimum, decided, note, summary["vertices"],
@@ -99,11 +99,11 @@ def explore(
     return rows
 
 
-def _search_minimum(form, timeout: float) -> tuple[int | None, str, str | None]:
+def _search_minimum(form, timeout: float, lower: int) -> tuple[int | None, str, str | None]:
     from headfusion.solving.solver import minimize
 
     start = time.monotonic()
-    result = minimize(form, timeout=timeout)
+    result = minimize(form, timeout=timeout, lower_bound=lower)  # the bounds above, not computed again
     data = result.to_json()
     if data.get("status") == "decided" and data.get("minimum") is not None:
         if data["minimum"] == result.lower_bound:  # a checked head meets the proved lower bound

@@ -184,12 +184,12 @@ def write_query_atomic(path: str, text: str) -> None:
 # -- minimize -------------------------------------------------------------------------------
 
 
-def _form_and_bounds(model_or_form: object) -> tuple:
+def _form_and_bounds(model_or_form: object, lower: int | None = None) -> tuple:
     """(exponential form, upper bound, best lower bound) of a model, as `minimize` starts from them."""
-    from headfusion.bounds.lower import lower_bound_summary
+    from headfusion.bounds.structural import strongest_lower_bound
 
     form = _form_of(model_or_form)
-    return form, form.upper_bound, lower_bound_summary(form, witness_cap=0).get("lower_bound") or 1
+    return form, form.upper_bound, lower if lower is not None else strongest_lower_bound(form)[0] or 1
 
 
 @dataclass
@@ -231,8 +231,12 @@ def minimize(
     options: Options = Options(),
     jobs: int = 1,
     progress: Callable[[int, int, float], None] | None = None,
+    lower_bound: int | None = None,
 ) -> MinimizeResult:
     """Least m with a head of m atoms: UNSAT steps from the lower bound, then SAT or the fused head.
+
+    The steps start at the strongest proved lower bound (L5, L6, LK, LE), or at `lower_bound` when the
+    caller has already proved one (explore), so that it is not computed twice.
 
     `timeout` is the total budget, the exponential form and the bounds included: they are
     computed in a child process killed at the deadline (`solving.bounded`), since one Newton
@@ -243,7 +247,7 @@ def minimize(
     from headfusion.solving.bounded import run_bounded
 
     start = time.monotonic()
-    status, value = run_bounded(lambda: _form_and_bounds(model_or_form), timeout, memory=None)
+    status, value = run_bounded(lambda: _form_and_bounds(model_or_form, lower_bound), timeout, memory=None)
     if status != "ok":
         if status == "error":
             raise value

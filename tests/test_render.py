@@ -463,7 +463,7 @@ def test_every_lower_bound_is_checkable_on_the_page():
     tex = render_latex(tri)
     assert r"witness $\omega$ & margin & $\len$" in tex
     assert re.search(r"^1 & \$\(0,1\)\$ & \$\(0,2\)\$ & \$\(-1,0\)\$ & 1 & 1 & ", tex, re.M)  # ⟨ω,·⟩: −0 on the edge, −1 next
-    assert r"has $7$ points: the vertices of Section~\ref{sec:newton} and the point $(1,1)$, which is not a vertex" in tex
+    assert r"has $7$ points: the vertices of Section~\ref{sec:newton} and the point $(1,1)$, which is not among them" in tex
     # the margin is the gap between the top level and the next one of supp Q′_B, recomputed here
     shape = next(c for c in tri["claims"] if c["id"] == "exp-form")["evidence"]["shapes"][0]
     levels = sorted({-int(e[0]) for e, _ in shape["Q"]}, reverse=True)  # ω = (−1, 0)

@@ -20,7 +20,7 @@ LEMMAS: dict[str, tuple[str, tuple[str, ...], str]] = {
     "LB": ("Bézout identities", ("L5",), r"Let $f$ be a factor of $Q'$ and $\kappa$ an integer vector with $\langle\kappa,p\rangle\ne\langle\kappa,p'\rangle$ for distinct $p,p'\in\operatorname{supp}f$, and write $R(y^\kappa)$ for $R$ with $x_\ell$ replaced by $y^{\kappa_\ell}$. If $A\,P'(y^\kappa)+A'\,f(y^\kappa)$ is a nonzero monomial for Laurent polynomials $A,A'$ in $y$, then $f$ is coprime to $P'$."),
     "LZ": ("Parallelepipeds", ("L5",), r"A product of $s$ binomials whose exponent differences are linearly independent has a parallelepiped with $2^s$ vertices as its Newton polytope."),
     "LK": ("Residue classes", ("L2", "L4", "L5", "LP"), r"Let $F=P'/Q'$ be in lowest terms and, for each block $B$ of a set $\mathcal{J}$ of blocks, $M_B\subseteq\Lambda_B$ a sublattice of index $K_B$ and $\rho_B$ a vector of positive reals. If the sums of the coefficients of $Q'_B(\rho_B\odot x)$ over the $K_B$ classes of $\Lambda_B/M_B$ all equal one number $C_B\ne0$ for every $B\in\mathcal{J}$, then $m^*(F)\ge\prod_{B\in\mathcal{J}}K_B\cdot\prod_{B\notin\mathcal{J}}\#\operatorname{vert}\operatorname{Newt}(Q'_B)$."),
-    "LE": ("Rigid edges", ("L2", "L4", "L5", "LP"), r"Let $F=P'/Q'$ be in lowest terms and $V=\#\operatorname{vert}\operatorname{Newt}(Q')$. For an edge of $\operatorname{Newt}(Q'_B)$ exposed by an integer vector $\omega$, let $P'_{B,\omega}$ and $Q'_{B,\omega}$ be the terms of $P'_B$ and $Q'_B$ on the top $\omega$-level of $Q'_B$; the edge is \emph{rigid} if $P'_{B,\omega}/Q'_{B,\omega}$ is not constant. If for every block the vertices of $\operatorname{Newt}(Q'_B)$ are joined by a tree of rigid edges and $|\operatorname{supp}Q'|>V$, then $m^*(F)\ge V+1$."),
+    "LE": ("Rigid edges", ("L2", "L4", "L5", "LP"), r"Let $F=P'/Q'$ be in lowest terms, for every block $B$ let $V_B$ vertices of $\operatorname{Newt}(Q'_B)$ be given, and $V=\prod_BV_B$. For an edge of $\operatorname{Newt}(Q'_B)$ exposed by an integer vector $\omega$, let $P'_{B,\omega}$ and $Q'_{B,\omega}$ be the terms of $P'_B$ and $Q'_B$ on the top $\omega$-level of $Q'_B$; the edge is \emph{rigid} if $P'_{B,\omega}/Q'_{B,\omega}$ is not constant. If for every block the given vertices are joined by a tree of rigid edges and $|\operatorname{supp}Q'|>V$, then $m^*(F)\ge V+1$."),
     "LR": ("Refutations", ("L2", "L3", "L4", "L5"), r"If a refutation tree for $m$ closes all its leaves, no head with at most $m$ atoms represents $F$."),
 }
 
@@ -68,7 +68,7 @@ def construction(atoms: int, blocks: int) -> str:
 
 
 def newton(vertices: int, how: str) -> str:
-    return rf"$\operatorname{{Newt}}(Q')$ has ${tex_int(vertices)}$ vertices (certified by {how}); hence $m^*(F)\ge {tex_int(vertices)}$."
+    return rf"$\operatorname{{Newt}}(Q')$ has at least ${tex_int(vertices)}$ vertices (certified by {how}); hence $m^*(F)\ge {tex_int(vertices)}$."
 
 
 def face_limits(nodes: int, bound: int) -> str:

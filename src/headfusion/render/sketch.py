@@ -50,14 +50,14 @@ def _newton_sentence(cert: dict, claims: dict[str, dict]) -> str:
         blocks = claims.get("exp-form", {}).get("evidence", {}).get("blocks", [])
         if nblocks <= 1:
             parts.append(
-                rf"$\Newt(Q')$ has $V={V}$ vertices, each certified by an integer \emph{{witness}} $\omega$ with"
+                rf"$\Newt(Q')$ has at least $V={V}$ vertices, each certified by an integer \emph{{witness}} $\omega$ with"
                 rf" $\langle\omega,p\rangle>\langle\omega,p'\rangle$ for every other point $p'$ of $\supp Q'${_witness_example(shapes, blocks)}."
             )
         else:
             parts.append(
                 r"Each vertex $p$ of each $\Newt(Q'_B)$ is certified by an integer \emph{witness} $\omega$ with"
                 r" $\langle\omega,p\rangle>\langle\omega,p'\rangle$ for every other point $p'$ of $\supp Q'_B$; put side by side, the"
-                rf" blocks' witnesses are witnesses of the $V={V}$ vertices of $\Newt(Q')$, the tuples of the blocks' vertices"
+                rf" blocks' witnesses are witnesses of $V={V}$ vertices of $\Newt(Q')$, the tuples of the blocks' vertices"
                 rf" (Lemma~\ref{{lem:LP}}){_witness_example(shapes, blocks)}."
             )
     return " ".join(parts)
@@ -119,7 +119,7 @@ def _edges_sentence(claims: dict[str, dict], summary: dict) -> str | None:
     off = non_vertices(claims)
     which = ""
     if single and off and off[0]:
-        which = rf", as {non_vertices_tex(off[0])} of $\supp Q'$ {'is not a vertex' if len(off[0]) == 1 else 'are not vertices'}"
+        which = rf", as {non_vertices_tex(off[0])} of $\supp Q'$ {'is' if len(off[0]) == 1 else 'are'} not among the $V$ vertices"
     return (
         rf"Rigid edges rule out a head with exactly $V={tex_int(V)}$ atoms (Lemma~\ref{{lem:LE}}, Table~\ref{{tab:edges}}): in such a"
         r" head every term of $D=gQ'$ is a vertex of $\Newt(D)$. Along each edge of a spanning tree of "

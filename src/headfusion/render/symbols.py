@@ -32,7 +32,7 @@ NOTATION: tuple[tuple[tuple[str, ...], str, tuple[str, ...] | None], ...] = (
     ((r"S",), r"$S=\operatorname{supp}P'\cup\operatorname{supp}Q'$", ("L2", "L3", "LB", "LR")),
     ((r"\mathcal{C}_j",), r"a connected component of the keys of a head (proof of Lemma~\ref{lem:L2})", ("L2",)),
     ((r"g",), r"the cofactor of a head: $D=gQ'$, $N=gP'$ (Lemma~\ref{lem:L4})", None),
-    ((r"\operatorname{Newt}", r"V"), r"Newton polytope (convex hull of the support); $V=\#\operatorname{vert}\operatorname{Newt}(Q')$", None),
+    ((r"\operatorname{Newt}", r"V"), r"Newton polytope (convex hull of the support); $V$ the number of vertices of $\operatorname{Newt}(Q')$ certified in Section~\ref{sec:newton}, so $\#\operatorname{vert}\operatorname{Newt}(Q')\ge V$", None),
     ((r"\omega",), r"a linear functional; a \emph{witness} is an integer $\omega$ maximal on $\operatorname{supp}Q'_B$ exactly at a vertex or the points of an edge", None),
     ((r"d", r"F_d", r"c_d"), r"in the theorem for every $d$: the number of copies of $F$, their sum $c_d+\sum_{j=1}^dF(q_j)$, its constant", ("every_d",)),
     ((r"m", r"m^*"), r"a number of atoms; the least number of atoms of a head equal to $F$", None),

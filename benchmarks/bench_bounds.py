@@ -8,7 +8,8 @@ from __future__ import annotations
 import time
 
 from headfusion.algebra.expform import _build_local, exponential_form
-from headfusion.bounds.lower import _block_cache, lower_bound_summary, newton_bound
+from headfusion.bounds.lower import _block_cache, newton_bound
+from headfusion.proof.analysis import lower_bounds_report
 from headfusion.spec.families import sigmoid_sum
 
 
@@ -19,7 +20,7 @@ def measure(d: int, explicit: bool) -> tuple[float, float, int, str]:
     form = exponential_form(sigmoid_sum(d))
     built = time.perf_counter()
     if explicit:
-        summary = lower_bound_summary(form)
+        summary = lower_bounds_report(form)
         listed = len(summary.get("vertex_witnesses", []))
         lower = summary["lower_bound"]
         evidence = f"{listed} witnesses"

@@ -76,8 +76,8 @@ def w1() -> dict:
 
 
 @pytest.fixture(scope="module")
-def w2() -> dict:
-    return certificate("W", 2)
+def k4() -> dict:
+    return certificate("proofs/tournament_complete.toml", 4)
 
 
 S3 = "sigmoid(q1) + sigmoid(3*q1)"  # no lemma reaches m* = 4: refutations at m = 2 and m = 3
@@ -301,14 +301,6 @@ def test_a_large_head_is_checked_in_linear_time(w1):
         _within(lambda: check_head(model, head, {}), 60)
 
 
-def test_invariance_skips_groups_constant_along_the_direction():
-    from headfusion.kernel.model import invariant, model_from_json
-
-    model = model_from_json(load_spec("sigmoid(q1 - q2) + sigmoid(q3)").model.to_json())
-    assert invariant(model, {0: Fraction(1), 1: Fraction(1)})  # q1 + q2 moves nothing
-    assert not invariant(model, {2: Fraction(1)})
-
-
 # -- the cost model and the deadline ----------------------------------------------------------------
 
 
@@ -330,11 +322,11 @@ def test_junk_claims_are_refused_before_replay(capsys, tmp_path, w1):
     refusal(*run(capsys, "verify", write(tmp_path / "junk.json", cert))[::2], "claims of a certificate", "10000")
 
 
-def test_unreached_face_limit_nodes_are_refused(capsys, tmp_path, w2):
-    cert = copy.deepcopy(w2)
-    nodes = claim(cert, "lower:face")["evidence"]["nodes"]
-    nodes += [copy.deepcopy(nodes[0]) for _ in range(13)]  # 13 copies of the root, each an invariance test
-    refusal(*run(capsys, "verify", write(tmp_path / "face.json", cert))[::2], "face-limit nodes not reached", "13")
+def test_unreached_face_functions_are_refused(capsys, tmp_path, k4):
+    cert = copy.deepcopy(k4)
+    functions = claim(cert, "lower:faces")["evidence"]["functions"]
+    functions += [copy.deepcopy(functions[0]) for _ in range(13)]  # 13 copies no face cites, each a replay
+    refusal(*run(capsys, "verify", write(tmp_path / "faces.json", cert))[::2], "face functions not reached", "13")
 
 
 def test_terms_times_digits_are_bounded(w1):

@@ -20,7 +20,7 @@ import pytest
 from .conftest import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
-QUESTION = ("search", "W", "-d", "3", "--atoms", "7", "--refute")
+QUESTION = ("search", "sigmoid(q1)+sigmoid(3*q1)", "--atoms", "3", "--refute")  # above its proved bound 2: a real refutation
 
 
 def _refused_fast(capsys, address: str, *words: str) -> None:
@@ -88,8 +88,8 @@ def test_without_dask_refute_runs_here_and_the_cluster_options_say_what_to_insta
     from headfusion.solving import distribute
 
     monkeypatch.setattr(distribute, "have_dask", lambda: False)
-    code, out, err = run_cli(capsys, "search", "W", "-d", "2", "--atoms", "3", "--refute", "--timeout", "60")
-    assert code == 0 and "UNSAT" in out, (out, err)
+    code, out, err = run_cli(capsys, "search", "sigmoid(q1)+sigmoid(3*q1)", "--atoms", "3", "--refute", "--timeout", "60")
+    assert code == 0 and "UNSAT" in out and "replayed" in out, (out, err)  # above the proved bound 2: a refutation
     for option in (("--jobs", "2"), ("--scheduler", "tcp://127.0.0.1:8786"), ("--checkpoint", "cubes")):
         code, out, err = run_cli(capsys, "search", "W", "-d", "2", "--atoms", "3", "--refute", *option)
         assert code == 2 and err.count("\n") == 1 and "pip install 'headfusion[cluster]'" in err, (option, err)
@@ -143,8 +143,8 @@ def test_ctrl_c_on_a_local_cluster_is_one_line_and_exit_130():
 @pytest.mark.slow
 def test_an_unknown_ending_says_how_far_it_got_and_leaks_no_dask_logs():
     pytest.importorskip("distributed")
-    c4 = "sigmoid(q1-q2)+sigmoid(q2-q3)+sigmoid(q3-q4)+sigmoid(q1-q4)"  # its cancelled cubes made Dask warn
-    proc = _start("search", c4, "--atoms", "14", "--refute", "--jobs", "2", "--timeout", "10", "--cube-timeout", "2")
+    # the diamond at m = 21, its proved bound (Lemma LS): open, and its cancelled cubes made Dask warn
+    proc = _start("search", "proofs/tournament_diamond.toml", "--atoms", "21", "--refute", "--jobs", "2", "--timeout", "10", "--cube-timeout", "2")
     out, err = proc.communicate(timeout=180)
     assert proc.returncode == 0, err
     assert "UNKNOWN" in out and "reason: deadline after" in out and "cubes solved" in out, out

@@ -164,7 +164,7 @@ def test_fuzz_toml(text, command, d):
 
 json_values = st.recursive(
     st.one_of(st.none(), st.booleans(), st.integers(-10**30, 10**30), st.text(max_size=12),
-              st.sampled_from(["headfusion-certificate/2", "W", "1/2", "theorem", "def:F", "exp(1)"])),
+              st.sampled_from(["headfusion-certificate/3", "W", "1/2", "theorem", "def:F", "exp(1)"])),
     lambda children: st.one_of(st.lists(children, max_size=4),
                                st.dictionaries(st.sampled_from(["format", "spec", "claims", "id", "kind", "evidence", "text",
                                                                 "d", "summary", "depends_on", "statement", "x"]),

@@ -81,9 +81,7 @@ TAMPERINGS: dict[str, tuple[Callable[[dict], None], str]] = {
     "Q' coefficient": (lambda c: ev(c, "exp-form")["shapes"][0]["Q"][0].__setitem__(1, 2), "exp-form"),
     "drop a witness": (lambda c: ev(c, "lower:newton")["shapes"].__setitem__(0, {"method": "vertices", "vertices": [[[0], [-1]]]}), "lower:newton"),
     "construction weight": (lambda c: ev(c, "upper")["heads"][0]["D"][0].__setitem__(1, 3), "upper"),
-    "face bound": (lambda c: ev(c, "lower:face")["nodes"][0].update(bound=9), "lower:face"),
     "theorem drops a dependency": (lambda c: claim(c, "theorem")["depends_on"].remove("lower:newton"), "theorem"),
-    "theorem rests on a bound it does not need": (lambda c: claim(c, "theorem")["depends_on"].append("lower:face"), "theorem"),
     "theorem gains a dependency": (lambda c: claim(c, "theorem")["depends_on"].append("coprime"), "theorem"),
     "construction loses L1": (lambda c: claim(c, "upper")["depends_on"].remove("lemma:L1"), "upper"),
     "theorem numbers": (lambda c: ev(c, "theorem").update(lower=9, upper=9, minimum=9), "theorem"),
@@ -102,7 +100,7 @@ def test_tampering_is_rejected(w3, name):
     assert culprit in rejected(cert)
 
 
-@pytest.mark.parametrize("field,value", [("lower_bound", 9), ("upper_bound", 9), ("newton_vertices", 4), ("face_limit_bound", 4),
+@pytest.mark.parametrize("field,value", [("lower_bound", 9), ("upper_bound", 9), ("newton_vertices", 4), ("disjoint_face_bound", 4),
                                          ("head_atom_terms", 7), ("dimension", 4), ("heads", 2), ("status", "bounds"),
                                          ("refutations", 1), ("testimony_lower", 8), ("minimum", None)])
 def test_every_summary_field_is_checked(w3, field, value):
@@ -303,15 +301,15 @@ def mutations(value: object):
 
 
 # Alternative evidence for the same checked statement: another separating witness of the
-# same vertex or of the same rigid edge, another face-limit direction with the same limits (symmetric F).  The kernel
+# same vertex or of the same rigid edge, another face direction with the same face (a face of Newt(Q′) has many).  The kernel
 # re-checks such evidence; it changes no statement, number of the summary, verdict or dependency.
 def alternative(cert: dict, path: tuple) -> bool:
-    """A witness coordinate of a Newton vertex, or a face-limit direction."""
+    """A witness coordinate of a Newton vertex or a rigid edge, or a coordinate of a face direction."""
     if len(path) < 4 or path[0] != "claims" or path[2] != "evidence":
         return False
     cid, rest = cert["claims"][path[1]]["id"], path[3:]
     witness = cid == "lower:newton" and len(rest) >= 5 and rest[0] == "shapes" and rest[2] == "vertices" and rest[4] == 1
-    direction = cid == "lower:face" and len(rest) >= 3 and rest[0] == "nodes" and rest[2] == "direction"
+    direction = cid == "lower:faces" and len(rest) >= 3 and rest[0] == "faces" and rest[2] == 0
     edge = cid == "lower:edges" and len(rest) >= 5 and rest[0] == "shapes" and rest[2] == "edges" and rest[4] == 2
     return witness or direction or edge
 
@@ -368,7 +366,7 @@ def test_unreadable_inputs_exit_2(w3, tmp_path, capsys):
     cases = {
         "truncated.json": text[: len(text) // 2],
         "not_json.json": "this is not json\n",
-        "wrong_shape.json": json.dumps({"format": "headfusion-certificate/2", "claims": "nope"}),
+        "wrong_shape.json": json.dumps({"format": "headfusion-certificate/3", "claims": "nope"}),
         "old_format.json": json.dumps({**w3, "format": "headfusion-certificate/1"}),
         "list.json": "[1, 2, 3]",
     }

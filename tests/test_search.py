@@ -214,10 +214,24 @@ def test_query_is_deterministic():
     assert query_text(problem_from_form(form, 7), Options("plain")) != a
 
 
+S3 = "sigmoid(q1)+sigmoid(3*q1)"  # proved bound 2 (Newton), m* = 4: z3 answers m = 3 (unsat) and m = 4 (sat)
+
+
+def test_below_the_proved_bound_search_answers_from_the_kernel_checked_lemma(capsys):
+    """C_4 at m = 14: unsat from Lemma LE at once, no solver; at m = 15, its bound, z3 runs (and finds a head)."""
+    data = run_json(capsys, "search", "proofs/tournament_cycle.toml", "--d", "4", "--atoms", "14")
+    assert data["status"] == "unsat" and data["answer_kind"] == "proved" and "query_sha256" not in data
+    assert data["proof"]["lemma"] == "LE" and data["proof"]["lower_bound"] == 15 and data["proof"]["kernel_checked"]
+    code, out, _ = run_cli(capsys, "search", "W", "--d", "2", "--atoms", "3")
+    assert code == 0 and "UNSAT" in out and "proved by Lemma L5" in out and "kernel-checked" in out
+    data = run_json(capsys, "search", "W", "--d", "2", "--atoms", "4")
+    assert data["status"] == "sat" and "query_sha256" in data  # at the bound the solver decides
+
+
 @pytest.mark.parametrize("m,expected", [(3, "unsat"), (4, "sat")])
 def test_smt2_round_trip(tmp_path, capsys, m, expected):
     path = tmp_path / "query.smt2"
-    data = run_json(capsys, "search", "W", "--d", "2", "--atoms", str(m), "--smt2", str(path))
+    data = run_json(capsys, "search", S3, "--atoms", str(m), "--smt2", str(path))  # above the proved bound 2: z3 decides
     assert data["status"] == expected
     text = path.read_text()
     assert hashlib.sha256(text.encode()).hexdigest() == data["query_sha256"]
@@ -230,7 +244,7 @@ def test_smt2_round_trip(tmp_path, capsys, m, expected):
 def test_cvc5_cross_check(capsys):
     pytest.importorskip("cvc5")
     for m, expected in ((3, "unsat"), (4, "sat")):
-        data = run_json(capsys, "search", "W", "--d", "2", "--atoms", str(m), "--cross-check")
+        data = run_json(capsys, "search", S3, "--atoms", str(m), "--cross-check")
         assert data["status"] == expected
         assert data["cross_check"]["solver"] == "cvc5" and data["cross_check"]["status"] == expected
 
@@ -241,7 +255,7 @@ def test_cvc5_cross_check(capsys):
 def test_timeout_returns_unknown_quickly(capsys):
     began = time.monotonic()
     code, out, err = run_cli(
-        capsys, "search", "W", "--d", "3", "--atoms", "7", "--timeout", "0.5",
+        capsys, "search", "sigmoid(q1)+sigmoid(q2)+sigmoid(q1+q2)+sigmoid(q1-q2)", "--atoms", "9", "--timeout", "0.5",  # its bound 9 (LE)
         "--encoding", "plain", "--no-faces", "--json",
     )
     elapsed = time.monotonic() - began
@@ -259,7 +273,7 @@ def test_parallel_cubes_agree():
 
 
 def test_transcendental_weights_unknown(capsys):
-    code, out, _ = run_cli(capsys, "search", "sigmoid(q1+1)+sigmoid(q2)", "--atoms", "3", "--json")
+    code, out, _ = run_cli(capsys, "search", "sigmoid(q1+1)+sigmoid(q2)", "--atoms", "4", "--json")  # at the proved bound 4
     assert code == 0
     data = json.loads(out)
     assert data["status"] == "unknown" and "transcendental" in data["reason"]
@@ -305,6 +319,6 @@ def test_options_label_round_trip():
 
 def test_recorded_options_regenerate_the_query(capsys):
     """A verifier rebuilds the query from the spec, m and the recorded options (no solver) and compares hashes."""
-    data = run_json(capsys, "search", "W", "--d", "2", "--atoms", "3", "--encoding", "plain", "--symmetry")
-    text = query_text(problem_from_form(exponential_form(load_spec("W", 2).model), 3), Options(**data["options"]))
+    data = run_json(capsys, "search", S3, "--atoms", "3", "--encoding", "plain", "--symmetry")
+    text = query_text(problem_from_form(exponential_form(load_spec(S3).model), 3), Options(**data["options"]))
     assert query_sha256(text) == data["query_sha256"]

@@ -19,8 +19,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import product
-from math import gcd, prod
+from math import gcd, lcm, prod
 
+import numpy as np
 import sympy
 
 from headfusion.algebra.expform import Block, x_support
@@ -74,6 +75,40 @@ def _balanced(points: list, basis: list[list[int]]) -> bool:
     return bool(cleaned[0]) and all(s == cleaned[0] for s in cleaned)
 
 
+class _Points:
+    """The tilted points as integer arrays (coefficients scaled to integers per power of t) for a fast `_balanced`;
+    `exact` is None when their sums could exceed 2^52 (then the Fraction path above is used)."""
+
+    def __init__(self, points: list):
+        self.points = points
+        powers = sorted({k for _, poly in points for k in poly})
+        scale = lcm(1, *(v.denominator for _, poly in points for v in poly.values()))
+        rows = [[int(poly.get(k, 0) * scale) for k in powers] for _, poly in points]
+        big = max((abs(v) for row in rows for v in row), default=0) * max(len(points), 1)
+        self.exact = None
+        if points and big < 2**52:
+            self.exact = (np.array([x for x, _ in points], dtype=np.int64).reshape(len(points), -1), np.array(rows, dtype=np.float64))
+
+    def balanced(self, basis: list[list[int]]) -> bool:
+        """`_balanced`, vectorised: reduce every point to its class representative 0 ≤ x_r < M_rr, add per class.
+
+        A representative is one integer in [0, index) (mixed radix); the sums are of integers below 2^52, exact in
+        float64 (`exact` is None otherwise)."""
+        if self.exact is None:
+            return _balanced(self.points, basis)
+        x, coefficients = self.exact[0].copy(), self.exact[1]
+        key, radix = np.zeros(len(x), dtype=np.int64), 1
+        for row, b in enumerate(basis):
+            step = x[:, row] // b[row]
+            x -= step[:, None] * np.array(b, dtype=np.int64)[None, :]
+            key += x[:, row] * radix
+            radix *= b[row]
+        if np.count_nonzero(np.bincount(key, minlength=radix)) != radix:
+            return False
+        sums = [np.bincount(key, weights=column, minlength=radix) for column in coefficients.T]
+        return any(column[0] for column in sums) and all(bool((column == column[0]).all()) for column in sums)
+
+
 def _diagonal(rank: int, ks: tuple[int, ...]) -> list[list[int]]:
     return [[ks[r] if c == r else 0 for c in range(rank)] for r in range(rank)]
 
@@ -98,17 +133,18 @@ def best_lattice(Q: dict, rank: int, tilt: Tilt) -> tuple[list[list[int]], dict]
     kernel's own `class_sums`, which is what `lower:classes` will recompute.
     """
     points = _tilted(Q, tilt)
+    fast = _Points(points)
     support = [x for x, _ in points]
     size = len(support)
     widths = [max(e[c] for e in support) - min(e[c] for e in support) for c in range(rank)]
     per_axis = []
     for c in range(rank):  # a diagonal lattice is balanced only if each of its axes is
-        ok = [k for k in range(2, widths[c] + 2) if _balanced(points, _diagonal(rank, tuple(k if i == c else 1 for i in range(rank))))]
+        ok = [k for k in range(2, widths[c] + 2) if fast.balanced(_diagonal(rank, tuple(k if i == c else 1 for i in range(rank))))]
         per_axis.append([1] + ok)
     best: list[list[int]] | None = None
     choices = sorted((ks for ks in product(*per_axis) if 1 < prod(ks) <= size), key=lambda ks: (-prod(ks), ks))
     for ks in choices[:MAX_CANDIDATES]:
-        if _balanced(points, _diagonal(rank, ks)):
+        if fast.balanced(_diagonal(rank, ks)):
             best = _diagonal(rank, ks)
             break
     if 2 <= rank <= MAX_HNF_RANK:
@@ -120,7 +156,7 @@ def best_lattice(Q: dict, rank: int, tilt: Tilt) -> tuple[list[list[int]], dict]
                 tried += 1
                 if tried > MAX_CANDIDATES:
                     break
-                if any(basis[r][c] for r in range(rank) for c in range(r + 1, rank)) and _balanced(points, basis):
+                if any(basis[r][c] for r in range(rank) for c in range(r + 1, rank)) and fast.balanced(basis):
                     found = basis  # diagonal ones were tried above
                     break
             if found is not None or tried > MAX_CANDIDATES:

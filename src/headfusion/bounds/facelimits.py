@@ -13,15 +13,9 @@ Pure functions over exact data; the verifier re-runs `face_limit` and
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 
-from typing import TYPE_CHECKING
-
 from headfusion.spec.model import Atom, Head, Key, MultiHead, sparse_key
-
-if TYPE_CHECKING:
-    from headfusion.algebra.expform import ExpForm
 
 Direction = tuple[tuple[int, Fraction], ...]  # sparse vector in q coordinates (0-based indices)
 
@@ -38,6 +32,20 @@ def face_limit(model: MultiHead, direction: Direction) -> MultiHead:
         top = max(_dot(a.key, direction) for a in head.atoms)
         heads.append(Head(tuple(a for a in head.atoms if _dot(a.key, direction) == top), head.label))
     return MultiHead(model.dimension, tuple(heads), model.scales, model.constant)
+
+
+def fold_constants(model: MultiHead) -> MultiHead:
+    """F with every head of one key whose weights share one e^b folded into the constant (its weighted mean value):
+    the face function as a reader writes it, 3 + σ(q2 − q3) rather than attn([q1 − q2], [1]) + … (same function)."""
+    heads, scales, constant = [], [], model.constant
+    for scale, head in zip(model.scales, model.heads):
+        if len({a.key for a in head.atoms}) == 1 and len({a.weight.exponent for a in head.atoms}) == 1:
+            total = sum((a.weight.coef for a in head.atoms), Fraction(0))
+            constant += scale * sum((a.weight.coef * a.value for a in head.atoms), Fraction(0)) / total
+        elif scale:
+            heads.append(head)
+            scales.append(scale)
+    return MultiHead(model.dimension, tuple(heads), tuple(scales), constant)
 
 
 def negate(direction: Direction) -> Direction:
@@ -107,37 +115,3 @@ def used_variables(model: MultiHead) -> list[int]:
                 if len({k.get(j, Fraction(0)) for k in dense}) > 1:
                     used.add(j)
     return sorted(used)
-
-
-@dataclass(frozen=True)
-class FaceNode:
-    """One node of the face-limit tree: F (canonical), its bound and how it was obtained."""
-
-    form: tuple
-    bound: int
-    direction: Direction | None  # None: F is constant, bound 1
-    plus: int | None  # index of F_c's node
-    minus: int | None  # index of F_−c's node
-
-
-def is_invariant(form: "ExpForm", direction: Direction) -> bool:
-    """F(q + t·c) = F(q) for all t, decided exactly on the lowest-terms form of F.
-
-    With F = c + Σ_B P′_B/Q′_B (blocks on disjoint variables), F is invariant along c
-    iff every block is, iff supp P′_B ∪ supp Q′_B lies in one level set of ⟨c, ·⟩.
-    """
-    from headfusion.algebra.expform import x_support
-
-    c = dict(direction)
-    for block in form.blocks:
-        # ⟨c, key(k)⟩ = const + Σ_i k_i ⟨c, b_i⟩ in block lattice coordinates
-        weights = []
-        for i in range(block.rank):
-            unit = tuple(1 if j == i else 0 for j in range(block.rank))
-            vector = block.basis.point(unit)
-            weights.append(sum((v * c.get(block.variables[j], Fraction(0)) for j, v in enumerate(vector)), Fraction(0)))
-        points = set(x_support(block.P_reduced)) | set(x_support(block.Q_reduced))
-        levels = {sum((w * k for w, k in zip(weights, p)), Fraction(0)) for p in points}
-        if len(levels) > 1:
-            return False
-    return True

@@ -6,7 +6,7 @@ m*(F) ≥ #vertices of Newt(Q′).  Since Q′ = Π_B Q′_B over disjoint coord
 Newt(Q′) is the product of the blocks' polytopes and its vertices are the tuples of
 block vertices: the count is the product and a witness is the concatenation.
 
-Face-limit bound (L6): `face_limit_tree`.
+Directions for the faces of Lemma LD: `face_directions` (the axes and the facet normals of planar blocks).
 
 Upper bound: the fused head of `algebra` (DESIGN §2, "Upper bounds").
 """
@@ -20,18 +20,9 @@ from itertools import islice, product as cartesian
 from math import gcd, lcm, prod
 from typing import Iterator
 
-from headfusion.algebra.expform import Block, ExpForm, exponential_form, x_support
+from headfusion.algebra.expform import Block, ExpForm, x_support
 from headfusion.spec.numbers import rational_to_json
-from headfusion.bounds.facelimits import (
-    FaceNode,
-    axis,
-    canonical_form,
-    face_limit,
-    is_invariant,
-    model_from_canonical,
-    negate,
-    used_variables,
-)
+from headfusion.bounds.facelimits import axis, used_variables
 from headfusion.algebra.laurent import LPoly
 from headfusion.algebra.lattice import LatticeBasis
 from headfusion.spec.errors import ResourceLimit
@@ -189,11 +180,7 @@ def vertex_witnesses(bound: NewtonBound, limit: int = MAX_LISTED_WITNESSES) -> I
     return islice(generate(), limit)
 
 
-# -- face limits (L6) ------------------------------------------------------------------------
-
-
-class FaceLimitBudget(Exception):
-    """The face-limit recursion exceeded its node budget."""
+# -- directions for faces (LD) --------------------------------------------------------------------
 
 
 def _hull_normals_2d(points: list[tuple[int, ...]]) -> list[tuple[int, int]]:
@@ -222,7 +209,7 @@ def _hull_normals_2d(points: list[tuple[int, ...]]) -> list[tuple[int, int]]:
 
 
 def primitive_direction(c: dict[int, Fraction]) -> tuple:
-    """The primitive integer multiple of c with a positive first entry (c and −c give the same L6 node)."""
+    """The primitive integer multiple of c with a positive first entry."""
     if not c:
         return ()
     scale = lcm(*(v.denominator for v in c.values()))
@@ -232,10 +219,10 @@ def primitive_direction(c: dict[int, Fraction]) -> tuple:
 
 
 def face_directions(model: MultiHead, form: ExpForm) -> list[tuple]:
-    """Directions for L6: the coordinate axes, then the facet normals of planar blocks' Newt(Q′_B).
+    """Directions for LD: the coordinate axes, then the facet normals of planar blocks' Newt(Q′_B).
 
     Facet normals are mapped to q-space functionals with ⟨c′, b_i⟩ = c_i (`witness_in_q`).
-    Any direction is sound for L6; these are the ones where faces are large.
+    Any direction is sound for LD; these are ones where faces are large.
     """
     directions: list[tuple] = [axis(j) for j in used_variables(model)]
     seen = set(directions)
@@ -249,110 +236,3 @@ def face_directions(model: MultiHead, form: ExpForm) -> list[tuple]:
                 seen.add(direction)
                 directions.append(direction)
     return directions
-
-
-def face_limit_tree(model: MultiHead, max_nodes: int = FACE_LIMIT_MAX_NODES) -> list[FaceNode]:
-    """The L6 recursion tree, root first: bound(F) = max_c bound(F_c) + bound(F_−c), constants 1.
-
-    Directions tried: the coordinate axes of the variables F depends on.  The search
-    over directions at a node stops once the bound reaches the node's fused-head size
-    (no direction can exceed an upper bound).  Nodes are memoised up to renaming of
-    variables and additive constants.
-    """
-    nodes: list[FaceNode] = []
-    index: dict[tuple, int] = {}
-
-    def visit(current: MultiHead) -> int:
-        form = canonical_form(current)
-        if form in index:
-            return index[form]
-        if len(index) >= max_nodes:
-            raise FaceLimitBudget(f"more than {max_nodes} face-limit nodes")
-        model_c = model_from_canonical(form) if form else None
-        exp_form = exponential_form(model_c) if model_c is not None else None
-        if exp_form is None or exp_form.reduced_support_size == 1:  # F is constant: Q′ is a monomial
-            nodes.append(FaceNode(form, 1, None, None, None))
-            index[form] = len(nodes) - 1
-            return index[form]
-        upper = exp_form.upper_bound
-        best: tuple[int, tuple, int, int] | None = None
-        for c in face_directions(model_c, exp_form):
-            if is_invariant(exp_form, c):
-                continue
-            plus = visit(face_limit(model_c, c))
-            minus = visit(face_limit(model_c, negate(c)))
-            total = nodes[plus].bound + nodes[minus].bound
-            if best is None or total > best[0]:
-                best = (total, c, plus, minus)
-            if total >= upper:
-                break
-        assert best is not None, "a non-constant function depends on some variable"
-        nodes.append(FaceNode(form, best[0], best[1], best[2], best[3]))
-        index[form] = len(nodes) - 1
-        return index[form]
-
-    root = visit(model)
-    # parents before children: reverse post-order of a DFS from the root (a DAG: nodes are shared)
-    postorder: list[int] = []
-    seen: set[int] = set()
-    stack: list[tuple[int, bool]] = [(root, False)]
-    while stack:
-        i, expanded = stack.pop()
-        if expanded:
-            postorder.append(i)
-            continue
-        if i in seen:
-            continue
-        seen.add(i)
-        stack.append((i, True))
-        node = nodes[i]
-        for child in (node.minus, node.plus):
-            if child is not None and child not in seen:
-                stack.append((child, False))
-    order = postorder[::-1]
-    renumber = {old: new for new, old in enumerate(order)}
-    return [
-        FaceNode(
-            nodes[i].form,
-            nodes[i].bound,
-            nodes[i].direction,
-            None if nodes[i].plus is None else renumber[nodes[i].plus],
-            None if nodes[i].minus is None else renumber[nodes[i].minus],
-        )
-        for i in order
-    ]
-
-
-def face_limit_bound(model: MultiHead) -> tuple[int | None, list[FaceNode] | None, str | None]:
-    """(bound, tree, reason-if-skipped) for L6; skipped for large inputs."""
-    if model.dimension > FACE_LIMIT_MAX_DIMENSION:
-        return None, None, f"face-limit recursion skipped: dimension {model.dimension} > {FACE_LIMIT_MAX_DIMENSION}"
-    try:
-        tree = face_limit_tree(model)
-    except FaceLimitBudget as exc:
-        return None, None, f"face-limit recursion skipped: {exc}"
-    return tree[0].bound, tree, None
-
-
-def lower_bound_summary(form: ExpForm, witness_cap: int = MAX_LISTED_WITNESSES) -> dict:
-    """The `lower_bound`, `lower_bound_method`, `minimum`, `vertices` fields of analyze."""
-    newton = newton_bound(form)
-    face, _, reason = face_limit_bound(form.model)
-    lower, method = newton.count, "newton-polytope (L4, L5)"
-    if face is not None and face > lower:
-        lower, method = face, "face-limits (L6)"
-    upper = form.upper_bound
-    assert lower <= upper, "a lower bound above a constructed head: a bug"
-    result: dict = {
-        "lower_bound": lower,
-        "lower_bound_method": method,
-        "minimum": lower if lower == upper else None,
-        "vertices": newton.count,
-        "newton_evidence": "explicit" if newton.explicit and newton.count <= witness_cap else "structural",
-        "face_limit_bound": face,
-    }
-    if reason:
-        result["face_limit_note"] = reason
-    if newton.explicit and newton.count <= witness_cap:
-        result["vertex_witnesses"] = list(vertex_witnesses(newton, witness_cap))
-    return result

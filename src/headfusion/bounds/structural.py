@@ -14,7 +14,7 @@ from math import prod
 from headfusion.algebra.expform import ExpForm
 from headfusion.bounds.classes import ClassBound, block_classes
 from headfusion.bounds.edges import EdgeBound, edge_bound
-from headfusion.bounds.lower import NewtonBound, face_limit_bound, newton_bound
+from headfusion.bounds.lower import NewtonBound
 
 MAX_CLASS_SUPPORT = 200_000  # class sums of larger Q′_B are not searched (each lattice costs one pass)
 
@@ -58,11 +58,3 @@ def structural_bounds(form: ExpForm, newton: NewtonBound, edges: bool = True) ->
     class_bound = mixed if any(classes) else None
     rigid = edge_bound(form, newton) if edges else None
     return StructuralBounds(tuple(classes), class_bound, rigid, newton.count)
-
-
-
-def strongest_lower_bound(form: ExpForm) -> tuple[int, str]:
-    """(bound, lemma) of the strongest of L5, L6 (face limits), LK and LE: where every search for m* starts."""
-    face = face_limit_bound(form.model)[0] or 0
-    bound, lemma = structural_bounds(form, newton_bound(form)).best
-    return (face, "L6") if face > bound else (bound, lemma)

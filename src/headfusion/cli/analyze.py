@@ -59,6 +59,17 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         count = sum(len(b["edges"]) for b in edges["blocks"])
         out.write(f"  rigid edges (LE): m* >= {big(edges['bound'])}; {count} tree edge{'s' if count != 1 else ''} with non-constant "
                   f"face limits, |supp Q'| = {big(edges['support'])} > V = {big(edges['vertices'])}\n")
+    multiples, faces = result.get("multiples"), result.get("disjoint_faces")
+    if multiples and result["lower_bound"] == multiples["bound"]:  # LH/LS: the certificate of each block, in a line
+        for b in multiples["blocks"][:3]:
+            out.write(f"  {multiples['lemma']}: m* >= {big(multiples['bound'])}; block {b['block']}: mu(Q'_B) >= {big(b['mu'])} ({_multiple_text(b)})\n")
+    if faces and result["lower_bound"] == faces["bound"]:  # LD: the faces, grouped by their functions' bounds
+        counts: dict[tuple, int] = {}
+        for f in faces["faces"]:
+            counts[(f["bound"], f["lemma"])] = counts.get((f["bound"], f["lemma"]), 0) + 1
+        parts = ", ".join(f"{n} x {big(b)} ({lemma})" for (b, lemma), n in counts.items())
+        out.write(f"  disjoint faces (LD): m* >= {big(faces['bound'])} = {parts}; e.g. along {faces['faces'][0]['direction']}: "
+                  f"F_c = {faces['faces'][0]['function']}\n")
     minimum = result["minimum"]
     out.write(f"minimum m*: {big(minimum)}\n" if minimum is not None else "minimum m*: undecided by bounds\n")
     atoms = result["fused_head"].get("atoms_preview")
@@ -73,3 +84,11 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         if result["upper_bound"] > len(shown):
             out.write(f"  ... {big(result['upper_bound'] - len(shown))} more (--json lists them)\n")
     return EXIT_OK
+
+
+def _multiple_text(entry: dict) -> str:
+    """'hexagon', or 'slices: 3 roots x (hexagon)' nested."""
+    if entry["method"] != "slices":
+        return entry["method"]
+    roots = sum(k for _, k in entry["roots"])
+    return f"slices: {roots + 1} x mu(A), A by {_multiple_text(entry['A'])}"

@@ -23,6 +23,8 @@ def search_refute(args: argparse.Namespace, spec: Spec, progress: Progress) -> i
     from headfusion.algebra.expform import exponential_form
     from headfusion.proof.certify import kernel_question
     from headfusion.solving.distribute import distributed_refute, have_dask, quiet_dask, require_dask, scheduler_address
+    from headfusion.cli.proved import answer_from_proof
+    from headfusion.solving.cubes import writable_folder
     from headfusion.solving.refute import refute
 
     if args.atoms is None:
@@ -35,6 +37,10 @@ def search_refute(args: argparse.Namespace, spec: Spec, progress: Progress) -> i
     if not cluster and (args.scheduler or args.jobs > 1 or args.checkpoint):
         used = "--scheduler" if args.scheduler else "--jobs" if args.jobs > 1 else "--checkpoint"
         require_dask(f"search --refute {used}")
+    if args.checkpoint:
+        writable_folder(args.checkpoint)  # refused before any work
+    if (answer := answer_from_proof(args, spec, progress)) is not None:  # below the proved bound: nothing to refute
+        return answer
     form = exponential_form(spec.model)
     P, Q, vertices = kernel_question(form)  # V checked by the kernel: interior leaves at m ≤ V
     if any(e[-1] for e in list(P) + list(Q)):

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from headfusion.cli.common import EXIT_CHECK_FAILED, EXIT_OK, UsageError, print_json
+from headfusion.cli.proved import answer_from_proof
 from headfusion.cli.progress import Progress
 from headfusion.guards import deadline
 
@@ -46,6 +47,8 @@ def _search(args: argparse.Namespace, progress: Progress) -> int:
         from headfusion.cli.refute import search_refute
 
         return search_refute(args, spec, progress)
+    if args.atoms is not None and (answer := answer_from_proof(args, spec, progress)) is not None:  # no solver below the bound
+        return answer
     options = Options(args.encoding, symmetry=args.symmetry, faces=not args.no_faces)
     if args.minimize:
         result = minimize(

@@ -9,9 +9,8 @@ from math import gcd, lcm, prod
 from typing import Any
 
 from headfusion.kernel import statements as say
-from headfusion.kernel.base import MAX_NODES, MAX_POINTS, MAX_TERMS, integer, rational, require, within
-from headfusion.kernel.model import (Model, canonical, face_limit, group_polys, invariant, model_from_canonical,
-                                     relative_keys, t_scale)
+from headfusion.kernel.base import MAX_POINTS, MAX_TERMS, integer, rational, require, within
+from headfusion.kernel.model import Model, group_polys, relative_keys, t_scale
 from headfusion.kernel.poly import (Poly, add, divide, lattice_coordinates, mul, poly_from_json, product, t_sign,
                                     x_groups)
 from headfusion.kernel.refutation import replay
@@ -79,7 +78,8 @@ def check_exp_form(model: Model, ev: dict, facts: Facts) -> Result:
     require(sorted(seen) == list(range(len(model.heads))), "blocks do not cover every head exactly once")
     used_shapes = sorted({integer(b["shape"]) for b in blocks})
     require(used_shapes == list(range(len(shapes))), "every shape must be used by a block")
-    out = {"scale": scale, "shapes": [parsed[s] for s in range(len(shapes))], "blocks": [integer(b["shape"]) for b in blocks]}
+    out = {"scale": scale, "shapes": [parsed[s] for s in range(len(shapes))], "blocks": [integer(b["shape"]) for b in blocks],
+           "variables": [[integer(j) - 1 for j in b["variables"]] for b in blocks]}  # 0-based q indices of each block's columns
     rank = sum(parsed[s][2] for s in out["blocks"])
     return out, ["def:F", "lemma:L1"], say.exp_form(len(blocks), rank)
 
@@ -166,23 +166,30 @@ def check_newton(model: Model, ev: dict, facts: Facts) -> Result:
             listed_sets.append(None)
         else:
             require(item["method"] == "vertices", f"shape {i}: unknown method")
-            listed = item["vertices"]
-            within(len(listed) * len(support), 50 * MAX_POINTS, "witness comparisons")
-            vertices = set()
-            for v, c in listed:
-                v, c = tuple(integer(x) for x in v), [integer(x) for x in c]
-                require(v in x_groups(Qr) and v not in vertices and len(c) == rank, f"shape {i}: vertex {list(v)} is not a new point of supp Q'_B")
-                top = sum(x * y for x, y in zip(c, v))
-                require(all(sum(x * y for x, y in zip(c, u)) < top for u in support if u != v), f"shape {i}: witness {c} fails at {list(v)}")
-                vertices.add(v)
+            vertices = vertices_of(support, item["vertices"], rank, f"shape {i}")
             counts.append(len(vertices))
-            listed_sets.append(frozenset(vertices))
+            listed_sets.append(vertices)
         methods.add(item["method"])
     total = prod(counts[s] for s in exp["blocks"])
     how = " and ".join(sorted({"integer witnesses" if m == "vertices" else "Lemma LZ" for m in methods}, reverse=True)) or "no variables"
     deps = ["coprime", "exp-form", "lemma:L5"] + ["lemma:LP"] * (len(exp["blocks"]) > 1) + ["lemma:LZ"] * ("parallelepiped" in methods)
     # per shape: V_B and, for listed vertices, the set (lower:classes mixes V_B in, lower:edges spans it)
     return {"count": total, "shapes": list(zip(counts, listed_sets))}, deps, say.newton(total, how)
+
+
+def vertices_of(support: list, listed: object, rank: int, where: str) -> frozenset:
+    """The listed vertices of Newt(R), R with x-support `support`: each a point of it with a witness c
+    strictly maximised there (L5 counts them)."""
+    require(isinstance(listed, list), f"{where}: the vertices must be a list")
+    within(len(listed) * len(support), 50 * MAX_POINTS, "witness comparisons")
+    points, vertices = set(support), set()
+    for v, c in listed:
+        v, c = tuple(integer(x) for x in v), [integer(x) for x in c]
+        require(v in points and v not in vertices and len(c) == rank, f"{where}: vertex {list(v)} is not a new point of the support")
+        top = sum(x * y for x, y in zip(c, v))
+        require(all(sum(x * y for x, y in zip(c, u)) < top for u in support if u != v), f"{where}: witness {c} fails at {list(v)}")
+        vertices.add(v)
+    return frozenset(vertices)
 
 
 def _rank(vectors: list[list[Fraction]]) -> int:
@@ -198,29 +205,6 @@ def _rank(vectors: list[list[Fraction]]) -> int:
                 rows[r] = [x - f * y for x, y in zip(rows[r], rows[rank])]
         rank += 1
     return rank
-
-
-def check_faces(model: Model, ev: dict, facts: Facts) -> Result:
-    """L6 tree: each inner node's children are its face limits (canonical forms), F is not invariant, bounds add."""
-    nodes = ev["nodes"]
-    require(isinstance(nodes, list) and nodes, "no face-limit nodes")
-    within(len(nodes), MAX_NODES // 100, "face-limit nodes")
-    require(nodes[0]["form"] == canonical(model), "the root is not F")
-    for i, node in enumerate(reversed(nodes)):
-        i = len(nodes) - 1 - i  # children come later, so their bounds are known
-        if node["direction"] is None:
-            require(integer(node["bound"]) == 1 and node.get("plus") is None and node.get("minus") is None, f"node {i}: a leaf bounds m* by 1")
-            continue
-        here = model_from_canonical(node["form"])
-        c = {integer(j) - 1: integer(v) for j, v in node["direction"]}
-        require(gcd(*c.values()) == 1 and c[min(c)] > 0, f"node {i}: direction not primitive with a positive first entry")
-        plus, minus = integer(node["plus"]), integer(node["minus"])
-        require(i < plus < len(nodes) and i < minus < len(nodes), f"node {i}: children must come later")
-        require(nodes[plus]["form"] == canonical(face_limit(here, c)), f"node {i}: F_c is wrong")
-        require(nodes[minus]["form"] == canonical(face_limit(here, {j: -v for j, v in c.items()})), f"node {i}: F_-c is wrong")
-        require(not invariant(here, c), f"node {i}: F is invariant along the direction")
-        require(integer(node["bound"]) == nodes[plus]["bound"] + nodes[minus]["bound"], f"node {i}: bound is not the sum of its children")
-    return {"bound": nodes[0]["bound"]}, ["def:F", "lemma:L6"], say.face_limits(len(nodes), nodes[0]["bound"])
 
 
 def combined(model: Model, exp: Facts) -> tuple[Poly, Poly]:

@@ -1,8 +1,8 @@
 """The explicit model as the kernel reads it: heads with exact keys, weights r·e^b and values.
 
 Also the model-level facts the kernel re-derives itself: the polynomials of a group of
-heads, face limits F_c (L6), a canonical form up to renaming variables and adding a
-constant (both leave m* unchanged), and the invariance test ∂_c F = 0.
+heads, face limits F_c (LD), a canonical form up to renaming variables and adding a
+constant (both leave m* unchanged).
 """
 
 from __future__ import annotations
@@ -147,46 +147,3 @@ def model_from_canonical(form: list) -> Model:
     heads = [(rational(scale), tuple(_atom(key, rational(c), rational(b), v) for key, c, b, v in rows)) for scale, rows in form]
     require(all(atoms for _, atoms in heads), "a head needs atoms")
     return Model(1 + max((j for _, atoms in heads for a in atoms for j, _ in a.key), default=0), Fraction(0), tuple(heads))
-
-
-def head_groups(model: Model, heads: list[int]) -> list[list[int]]:
-    """Heads joined when they share a variable (connected components)."""
-    groups: list[tuple[set[int], list[int]]] = []
-    for h in heads:
-        used = {j for a in model.heads[h][1] for j, _ in a.key}
-        touching = [g for g in groups if g[0] & used]
-        merged = (used.union(*(g[0] for g in touching)), [x for g in touching for x in g[1]] + [h])
-        groups = [g for g in groups if all(g is not x for x in touching)] + [merged]
-    return [sorted(g[1]) for g in groups]
-
-
-def invariant(model: Model, direction: dict[int, Fraction]) -> bool:
-    """F(q + s·c) = F(q) for all s: per group of heads on shared variables, ∂P·Q − P·∂Q = 0 (exact).
-
-    Groups live on disjoint variables and are bounded, so F is invariant iff every group
-    is.  Exponents are the keys in q coordinates times a common denominator; ∂ multiplies
-    the coefficient of e^⟨k,q⟩ by ⟨k, c⟩.
-    """
-    heads = [h for h, (scale, atoms) in enumerate(model.heads) if scale and len({a.key for a in atoms}) > 1]
-    for group in head_groups(model, heads):
-        if not any(sum(v * direction.get(j, 0) for j, v in rel.items()) for h in group for rel in relative_keys(model.heads[h][1])):
-            continue  # every head of the group is constant along the direction (its relative keys are ⊥ c)
-        used = sorted({j for h in group for a in model.heads[h][1] for j, _ in a.key})
-        den = lcm(1, *(v.denominator for h in group for a in model.heads[h][1] for _, v in a.key))
-        position = {j: i for i, j in enumerate(used)}
-
-        def exponent(rel: dict[int, Fraction]) -> tuple[int, ...]:
-            e = [0] * len(used)
-            for j, v in rel.items():
-                e[position[j]] = int(v * den)
-            return tuple(e)
-
-        P, Q = group_polys(model, group, exponent, len(used) + 1, t_scale(model))
-        c = [direction.get(j, Fraction(0)) for j in used] + [Fraction(0)]
-
-        def derivative(p: Poly) -> Poly:
-            return {e: v * s for e, v in p.items() if (s := sum((x * y for x, y in zip(e, c)), Fraction(0)))}
-
-        if add(mul(derivative(P), Q), mul(P, derivative(Q)), Fraction(-1)):
-            return False
-    return True

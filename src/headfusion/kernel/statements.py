@@ -14,13 +14,16 @@ LEMMAS: dict[str, tuple[str, tuple[str, ...], str]] = {
     "L3": ("Finite box", ("L2",), r"A connected head with $m$ atoms has keys spanning at most $(m-1)w_\ell$ in each coordinate $\ell$ of $\Lambda$, where $w_\ell$ is the width of $S$ in coordinate $\ell$."),
     "L4": ("Divisibility", (), r"If $\gcd(P',Q')=1$ in $\mathbb{R}[\Lambda]$, every head $N/D=F$ with keys in $\Lambda$ has $D=gQ'$ and $N=gP'$ for an exponential polynomial $g$ with keys in $\Lambda$."),
     "L5": ("Newton polytopes", ("L1", "L2", "L4"), r"For nonzero Laurent polynomials $g,R$, $\operatorname{Newt}(gR)=\operatorname{Newt}(g)+\operatorname{Newt}(R)$ has at least as many vertices as $\operatorname{Newt}(R)$, all in $\operatorname{supp}(gR)$. Hence if $F=P'/Q'$ with $\gcd(P',Q')=1$ in $\mathbb{R}[\Lambda]$, every head for $F$ has at least $\#\operatorname{vert}\operatorname{Newt}(Q')$ atoms."),
-    "L6": ("Face limits", (), r"Let $F_u(q)=\lim_{\tau\to\infty}F(q+\tau u)$ for a direction $u$. If $F$ is not invariant along $u$, then $m^*(F)\ge m^*(F_u)+m^*(F_{-u})$."),
     "LP": ("Product", ("L1",), r"For blocks on disjoint variables with $\gcd(P'_B,Q'_B)=1$, $F=c+\sum_B P'_B/Q'_B$ has lowest-terms denominator $Q'=\prod_B Q'_B$; block heads $N_B/D_B$ give a product head with $\prod_B|\operatorname{supp}D_B|$ atoms, and $\operatorname{Newt}(Q')=\prod_B\operatorname{Newt}(Q'_B)$ has $\prod_B\#\operatorname{vert}\operatorname{Newt}(Q'_B)$ vertices."),
     "LC": ("Coprimality certificates", (), r"If $Q'$ is a unit times a product of powers of factors $f$, each coprime to $P'$, then $\gcd(P',Q')=1$. A binomial $f=\varphi_0x^{\varepsilon_0}+\varphi_1x^{\varepsilon_1}$ with $\varepsilon_1-\varepsilon_0$ primitive is irreducible, and for an integer vector $\eta$ with $\langle\eta,\varepsilon_1-\varepsilon_0\rangle=1$ it is coprime to $P'$ if and only if its remainder $\operatorname{rem}_f=\sum_pP'_p\,(-\varphi_0/\varphi_1)^{\langle\eta,p\rangle}x^{p-\langle\eta,p\rangle(\varepsilon_1-\varepsilon_0)}$ is not zero."),
     "LB": ("Bézout identities", ("L5",), r"Let $f$ be a factor of $Q'$ and $\kappa$ an integer vector with $\langle\kappa,p\rangle\ne\langle\kappa,p'\rangle$ for distinct $p,p'\in\operatorname{supp}f$, and write $R(y^\kappa)$ for $R$ with $x_\ell$ replaced by $y^{\kappa_\ell}$. If $A\,P'(y^\kappa)+A'\,f(y^\kappa)$ is a nonzero monomial for Laurent polynomials $A,A'$ in $y$, then $f$ is coprime to $P'$."),
     "LZ": ("Parallelepipeds", ("L5",), r"A product of $s$ binomials whose exponent differences are linearly independent has a parallelepiped with $2^s$ vertices as its Newton polytope."),
     "LK": ("Residue classes", ("L2", "L4", "L5", "LP"), r"Let $F=P'/Q'$ be in lowest terms and, for each block $B$ of a set $\mathcal{J}$ of blocks, $M_B\subseteq\Lambda_B$ a sublattice of index $K_B$ and $\rho_B$ a vector of positive reals. If the sums of the coefficients of $Q'_B(\rho_B\odot x)$ over the $K_B$ classes of $\Lambda_B/M_B$ all equal one number $C_B\ne0$ for every $B\in\mathcal{J}$, then $m^*(F)\ge\prod_{B\in\mathcal{J}}K_B\cdot\prod_{B\notin\mathcal{J}}\#\operatorname{vert}\operatorname{Newt}(Q'_B)$."),
     "LE": ("Rigid edges", ("L2", "L4", "L5", "LP"), r"Let $F=P'/Q'$ be in lowest terms, for every block $B$ let $V_B$ vertices of $\operatorname{Newt}(Q'_B)$ be given, and $V=\prod_BV_B$. For an edge of $\operatorname{Newt}(Q'_B)$ exposed by an integer vector $\omega$, let $P'_{B,\omega}$ and $Q'_{B,\omega}$ be the terms of $P'_B$ and $Q'_B$ on the top $\omega$-level of $Q'_B$; the edge is \emph{rigid} if $P'_{B,\omega}/Q'_{B,\omega}$ is not constant. If for every block the given vertices are joined by a tree of rigid edges and $|\operatorname{supp}Q'|>V$, then $m^*(F)\ge V+1$."),
+    "LM": ("Multiples over blocks", ("L1", "L2", "L4", "L5"), r"For a Laurent polynomial $R$ let $\mathcal{T}(R)$ be the least number of terms of a nonzero Laurent polynomial with nonnegative coefficients divisible by $R$. If $F=P'/Q'$ with $\gcd(P',Q')=1$ and $Q'=\prod_BQ'_B$ over blocks on disjoint variables, then $m^*(F)\ge\mathcal{T}(Q')\ge\prod_B\mathcal{T}(Q'_B)$, and $\mathcal{T}(Q'_B)\ge\#\operatorname{vert}\operatorname{Newt}(Q'_B)$."),
+    "LH": ("Hexagon", ("L5",), r"Let $f_k=\varphi_kx^{p_k}+\varphi'_kx^{p_k+\delta_k}$ ($k=1,2,3$) have positive coefficients, with $\delta_1,\delta_2$ linearly independent, $\delta_3=\pm\delta_1\pm\delta_2$ and $\varphi'_3/\varphi_3=(\varphi'_1/\varphi_1)^{\pm1}(\varphi'_2/\varphi_2)^{\pm1}$ with the same signs. Then $\mathcal{T}(R)\ge7$ for every $R$ divisible by $f_1f_2f_3$."),
+    "LS": ("Slices", ("LM",), r"Let $R=YZ$ up to a unit, with $\operatorname{supp}Y$ on one level of an integer functional $\omega$, and let $x'$ have positive coordinates. If $y\mapsto Z(x'\odot y^\omega)$ ($x_\ell$ replaced by $x'_\ell y^{\omega_\ell}$) is a nonzero Laurent polynomial with $n$ negative roots counted with multiplicity, then $\mathcal{T}(R)\ge(n+1)\,\mathcal{T}(Y)$."),
+    "LD": ("Disjoint faces", ("L1", "L2", "L4", "L5"), r"For a direction $u$ let $F_u(q)=\lim_{\tau\to\infty}F(q+\tau u)$. If $F=P'/Q'$ with $\gcd(P',Q')=1$ and $u_1,\dots,u_n$ are integer directions with $\max_{\operatorname{supp}Q'}\langle u_i+u_j,\cdot\rangle<\max_{\operatorname{supp}Q'}\langle u_i,\cdot\rangle+\max_{\operatorname{supp}Q'}\langle u_j,\cdot\rangle$ for all $i\ne j$, then $m^*(F)\ge\sum_im^*(F_{u_i})$."),
     "LR": ("Refutations", ("L2", "L3", "L4", "L5"), r"If a refutation tree for $m$ closes all its leaves, no head with at most $m$ atoms represents $F$."),
 }
 
@@ -71,9 +74,24 @@ def newton(vertices: int, how: str) -> str:
     return rf"$\operatorname{{Newt}}(Q')$ has at least ${tex_int(vertices)}$ vertices (certified by {how}); hence $m^*(F)\ge {tex_int(vertices)}$."
 
 
-def face_limits(nodes: int, bound: int) -> str:
-    return (rf"The face-limit recursion over {plural(nodes, 'function')}, each inner one not invariant along its direction, "
-            rf"gives $m^*(F)\ge {tex_int(bound)}$.")
+def _sum(values: list[int]) -> str:
+    """b_1 + … + b_k with equal terms grouped: '4\\cdot 7', '7 + 2\\cdot 4'."""
+    counts = {v: values.count(v) for v in sorted(set(values), reverse=True)}
+    return " + ".join(f"{n}\\cdot {tex_int(v)}" if n > 1 else tex_int(v) for v, n in counts.items())
+
+
+def faces(count: int, bounds: list[int], bound: int, nested: bool) -> str:
+    where = "" if nested else r" of Table~\ref{tab:faces}"
+    return (rf"The {plural(count, 'face')} of $\operatorname{{Newt}}(Q')${where} are pairwise disjoint, and their face functions need "
+            rf"at least ${_sum(bounds)}$ atoms (each by its own replayed claims); by Lemma LD, $m^*(F)\ge {tex_int(bound)}$.")
+
+
+def multiples(lemma: str, shapes: int, mus: list[int], bound: int, lemmas: list[str], mixed: bool) -> str:
+    which = "one block shape" if shapes == 1 else f"each of {shapes} block shapes"
+    what = {"LH": r"three binomials forming a tilted hexagon (Table~\ref{tab:hexagon}) divide $Q'_B$, so $\mathcal{T}(Q'_B)\ge7$",
+            "LS": rf"the factorisations $Q'_B=YZ$ of Table~\ref{{tab:slices}} give $\mathcal{{T}}(Q'_B)\ge {', '.join(map(tex_int, mus))}$"}[lemma]
+    names = ", ".join(lemmas[:-1]) + f" and {lemmas[-1]}"
+    return rf"For {which}, {what}; by Lemmas {names}{', with L5 for the other blocks' if mixed else ''}, $m^*(F)\ge {tex_int(bound)}$."
 
 
 def refutation(m: int, leaves: dict[str, int]) -> str:

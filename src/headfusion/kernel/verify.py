@@ -13,33 +13,38 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Callable
 
-from headfusion.kernel import checks, statements as say, structure
+from headfusion.kernel import checks, faces, multiples, statements as say, structure
 from headfusion.kernel.base import CheckFailed, SchemaError, parse_json, read_certificate_text, require, sha256
 from headfusion.kernel.model import Model, model_from_json
 
-FORMAT = "headfusion-certificate/2"
+FORMAT = "headfusion-certificate/3"
 KINDS: dict[str, tuple[str, str, Callable]] = {  # check: (kind, title, function)
     "definition": ("definition", "The function", checks.check_definition),
     "exp-form": ("identity", "Exponential-family form", checks.check_exp_form),
     "coprime": ("coprimality", "Lowest terms", checks.check_coprime),
     "construction": ("construction", "Construction", checks.check_construction),
     "newton": ("lower-bound", "Newton-polytope bound", checks.check_newton),
-    "face-limits": ("lower-bound", "Face-limit bound", checks.check_faces),
     "classes": ("lower-bound", "Residue-class bound", structure.check_classes),
     "edges": ("lower-bound", "Rigid-edge bound", structure.check_edges),
+    "hexagon": ("lower-bound", "Hexagon bound", lambda m, e, f: multiples.check_multiples("LH", m, e, f)),
+    "slices": ("lower-bound", "Slice bound", lambda m, e, f: multiples.check_multiples("LS", m, e, f)),
+    "faces": ("lower-bound", "Disjoint-face bound", lambda m, e, f: faces.check_faces(m, e, f, SUB_CHECKS)),
     "refutation": ("refutation", "No smaller head", checks.check_refutation),
     "head": ("construction", "A smaller head", checks.check_head),
     "testimony": ("testimony", "Solver testimony", checks.check_testimony),
     "unknown": ("undecided", "Undecided search", checks.check_unknown),
 }
 FIXED = {"def:F": "definition", "exp-form": "exp-form", "coprime": "coprime", "upper": "construction",
-         "lower:newton": "newton", "lower:face": "face-limits", "lower:classes": "classes", "lower:edges": "edges"}
+         "lower:newton": "newton", "lower:classes": "classes", "lower:edges": "edges", "lower:hexagon": "hexagon",
+         "lower:slices": "slices", "lower:faces": "faces"}
+LOWER = ("lower:classes", "lower:edges", "lower:hexagon", "lower:slices", "lower:faces")  # claims stating a "bound"
+MULTIPLICATIVE = ("lower:newton", "lower:classes", "lower:hexagon", "lower:slices")  # bounds on μ(Q′): they hold for every d (LP, LM)
 REQUIRED = ("def:F", "exp-form", "coprime", "upper", "lower:newton", "theorem")
 _ = None  # FIELDS: every field a check may find in its evidence ({...} a table, [x] a list of x); any other fails
 FIELDS: dict[str, object] = {"exp-form": {"t_scale": _, "shapes": [{"denominator": _, "rows": _, "P": _, "Q": _}], "blocks": [
     {"shape": _, "heads": _, "variables": _}]}, "construction": {"heads": [{"N": _, "D": _}]}, "newton": {"shapes": [{"method": _, "vertices": _}]},
     "coprime": {"shapes": [{"factors": [{"poly": _, "multiplicity": _, "reason": _, "substitution": _, "A": _, "B": _}]}]},
-    "face-limits": {"nodes": [{"form": _, "bound": _, "direction": _, "plus": _, "minus": _}]}, "unknown": {"atoms": _, "reason": _},
+    "faces": {"faces": _, "functions": _}, "hexagon": {"shapes": _}, "slices": {"shapes": _}, "unknown": {"atoms": _, "reason": _},
     "refutation": {"atoms": _, "tree": _, "multipliers": _, "symmetries": _}, "head": {"atoms": _, "head": [{"key": _, "weight": _, "value": _}]},
     "testimony": {"atoms": _, "verdict": _, "query_sha256": _, "options": _, "solvers": [{"name": _, "version": _, "verdict": _}]},
     "classes": {"shapes": [{"lattice": _, "tilt": _, "sums": _}]}, "edges": {"shapes": [{"edges": _}]}}
@@ -54,6 +59,18 @@ def known_fields(value: object, schema: object, where: str = "evidence") -> None
     elif isinstance(schema, list) and isinstance(value, list):
         for item in value:
             known_fields(item, schema[0], where)
+
+
+def _sub_check(check: str) -> Callable:
+    """A check as a face function's claim gets it: its fields checked first (search:mN only as a refutation)."""
+    def run(model: Model, ev: dict, facts: dict) -> tuple:
+        require(check != "refutation" or (isinstance(ev, dict) and "tree" in ev), "a face function's search claim must be a refutation")
+        known_fields(ev, FIELDS.get(check))
+        return KINDS[check][2](model, ev, facts)
+    return run
+
+
+SUB_CHECKS = {cid: _sub_check(FIXED[cid]) for cid in ("exp-form", "coprime", "lower:newton") + LOWER} | {"search": _sub_check("refutation")}
 
 
 @dataclass(frozen=True)
@@ -120,10 +137,10 @@ def theorem_facts(facts: dict, every_d: bool = False) -> tuple[dict, list[str], 
     with X the block's Newton or residue-class bound (LK mixes with L5 per block) and A its construction;
     searches, face limits and rigid edges of the block are not used (they do not multiply).
     """
-    found = [("lower:newton", facts["lower:newton"]["count"])] + [(i, facts[i]["bound"]) for i in ("lower:classes", "lower:edges", "lower:face") if i in facts]
+    found = [("lower:newton", facts["lower:newton"]["count"])] + [(i, facts[i]["bound"]) for i in LOWER if i in facts]
     uppers = [("upper", facts["upper"]["atoms"])] + ([] if every_d else [(i, f["upper"]) for i, f in facts.items() if "upper" in f])
     if every_d:
-        found = [(i, b) for i, b in found if i in ("lower:newton", "lower:classes")]
+        found = [(i, b) for i, b in found if i in MULTIPLICATIVE]
     else:
         found += [(i, f["lower"]) for i, f in facts.items() if "lower" in f]
     (by, lower), (upper_by, upper) = max(found, key=lambda item: item[1]), min(uppers, key=lambda item: item[1])
@@ -141,9 +158,9 @@ def summary(model: Model, facts: dict, every_d: bool = False) -> dict:
         "dimension": model.dimension, "heads": len(model.heads), "head_atom_terms": facts["def:F"]["terms"],
         "lower_bound": theorem["lower"], "upper_bound": theorem["upper"], "minimum": theorem["minimum"],
         "status": theorem["status"], "newton_vertices": facts["lower:newton"]["count"],
-        "face_limit_bound": facts["lower:face"]["bound"] if "lower:face" in facts else None,
-        "residue_class_bound": facts["lower:classes"]["bound"] if "lower:classes" in facts else None,
-        "rigid_edge_bound": facts["lower:edges"]["bound"] if "lower:edges" in facts else None,
+        **{f"{name}_bound": facts[i]["bound"] if i in facts else None for i, name in (
+            ("lower:classes", "residue_class"), ("lower:edges", "rigid_edge"), ("lower:hexagon", "hexagon"),
+            ("lower:slices", "slice"), ("lower:faces", "disjoint_face"))},
         "lower_bound_claim": theorem["lower_by"],
         "refutations": sum(1 for i in facts if i.startswith("search:") and "lower" in facts[i]),
         "testimony_lower": max((f["testimony"] for f in facts.values() if "testimony" in f), default=None),

@@ -16,8 +16,10 @@ from headfusion.spec.numbers import rational_to_json
 from headfusion.algebra.exact import t_poly_text
 from headfusion.algebra.laurent import LPoly
 from headfusion.spec.load import Spec
-from headfusion.bounds.lower import MAX_LISTED_WITNESSES, lower_bound_summary, newton_bound
-from headfusion.bounds.structural import structural_bounds
+from headfusion.bounds.engine import ORDER, FunctionBounds, function_bounds
+from headfusion.bounds.facelimits import face_limit, fold_constants
+from headfusion.bounds.lower import MAX_LISTED_WITNESSES, vertex_witnesses
+from headfusion.spec.display import function_text
 
 MAX_FORM_BLOCKS_SHOWN = 12
 MAX_FORM_TERMS_SHOWN = 64
@@ -194,15 +196,36 @@ def _tilt_json(tilt, scale: int) -> list[str]:
     return out
 
 
-def lower_bounds_report(form: ExpForm, witness_cap: int = MAX_LISTED_WITNESSES) -> dict:
-    """The lower-bound fields of `analyze`: Newton and face limits (`lower_bound_summary`), LK and LE.
+METHOD_NAMES = {"L5": "newton-polytope (L4, L5)", "LK": "residue-classes (LK)", "LE": "rigid-edges (LE)", "LH": "hexagon (LH, LM)",
+                "LS": "slices (LS, LM)", "LD": "disjoint-faces (LD)"}
 
-    `lower_bound_method` names the lemma of the strongest bound; `residue_classes` and
-    `rigid_edges` carry their instances (class sums; tree edges with witnesses and face limits).
+
+def _multiple_json(m) -> dict:
+    """A μ certificate for the JSON: its method and value, nested for slices."""
+    out: dict = {"method": m.method, "mu": m.value}
+    if m.method == "slices":
+        out.update({"omega": list(m.omega), "roots": [[rational_to_json(-r), k] for r, k in m.roots], "A": m.inner and _multiple_json(m.inner)})
+    return out
+
+
+def lower_bounds_report(form: ExpForm, witness_cap: int = MAX_LISTED_WITNESSES, bounds: FunctionBounds | None = None) -> dict:
+    """The lower-bound fields of `analyze`, from the bound engine (every lemma; LD recursively).
+
+    `lower_bound_method` names the lemma of the strongest bound and `lower_bounds` gives each lemma's; `residue_classes`,
+    `rigid_edges`, `multiples` and `disjoint_faces` carry their instances (class sums; tree edges with witnesses and face
+    limits; per block the μ certificate; the faces with their face functions and the lemma that bounds each).
     """
-    result = lower_bound_summary(form, witness_cap)
-    newton = newton_bound(form)
-    structure = structural_bounds(form, newton)
+    bounds = bounds or function_bounds(form.model)
+    newton, structure = bounds.newton, bounds.structure
+    bound, lemma = bounds.best
+    upper = form.upper_bound
+    assert bound <= upper, "a lower bound above a constructed head: a bug"
+    result: dict = {"lower_bound": bound, "lower_bound_method": METHOD_NAMES[lemma], "minimum": bound if bound == upper else None,
+                    "lower_bounds": {k: v for k, v in sorted(bounds.found.items(), key=lambda kv: ORDER.index(kv[0]))},
+                    "vertices": newton.count,
+                    "newton_evidence": "explicit" if newton.explicit and newton.count <= witness_cap else "structural"}
+    if newton.explicit and newton.count <= witness_cap:
+        result["vertex_witnesses"] = list(vertex_witnesses(newton, witness_cap))
     scale = form.t_scale
     classes = None
     if structure.class_bound is not None:
@@ -230,11 +253,24 @@ def lower_bounds_report(form: ExpForm, witness_cap: int = MAX_LISTED_WITNESSES) 
             blocks.append({"block": i + 1, "edges": rows})
         edges = {"bound": structure.edges.bound, "vertices": structure.edges.vertices, "support": structure.edges.support,
                  "blocks": blocks}
-    result["residue_classes"], result["rigid_edges"] = classes, edges
-    face = result.get("face_limit_bound") or 0
-    bound, lemma = structure.best
-    if bound > max(result["lower_bound"], face):  # L5 wins ties (`best`), so LK or LE here means more than V
-        result["lower_bound"] = bound
-        result["lower_bound_method"] = {"LK": "residue-classes (LK)", "LE": "rigid-edges (LE)"}[lemma]
-        result["minimum"] = bound if bound == form.upper_bound else None
+    multiples = None
+    if bounds.multiple_bound is not None:
+        multiples = {"bound": bounds.multiple_bound, "lemma": bounds.multiple_lemma,
+                     "blocks": [{"block": i + 1, **_multiple_json(m)} for i, m in enumerate(bounds.multiples) if m is not None][:MAX_REPORTED_BLOCKS]}
+    faces = None
+    if bounds.faces is not None:
+        rows = []
+        for face in bounds.faces.faces:
+            sub = bounds.table.get(face.form) if face.form else None
+            rows.append({"direction": _dense(face.direction, form.model.dimension), "function": function_text(fold_constants(face_limit(form.model, face.direction))),
+                         "bound": face.value, "lemma": sub.best[1] if sub is not None else "constant"})
+        faces = {"bound": bounds.faces.value, "faces": rows}
+    result["residue_classes"], result["rigid_edges"], result["multiples"], result["disjoint_faces"] = classes, edges, multiples, faces
     return result
+
+
+def _dense(direction: tuple, dimension: int) -> list:
+    out = [0] * dimension
+    for j, v in direction:
+        out[j] = rational_to_json(v)
+    return out

@@ -1,7 +1,7 @@
 """`certify`: bounds, the searches a certificate needs, and the certificate data.
 
-Search policy: the lower bound is the strongest proved one (Newton, face limits, residue
-classes LK, rigid edges LE); when it meets the construction nothing is searched.  Otherwise
+Search policy: the lower bound is the strongest proved one (the bound engine: L5, LK, LE, LH, LS,
+LD); when it meets the construction nothing is searched.  Otherwise
 ask for m = lower, lower + 1, … until a head is found (SAT) or the budget or the box size
 stops the search; an unsat answer becomes a refutation the kernel replays, or testimony.
 """
@@ -11,9 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from headfusion.algebra.expform import ExpForm, exponential_form
-from headfusion.bounds.lower import face_limit_bound, newton_bound
-from headfusion.bounds.structural import StructuralBounds, structural_bounds
+from headfusion.algebra.expform import ExpForm
+from headfusion.bounds.engine import function_bounds, newton_only
 from headfusion.proof.claims import build_certificate
 from headfusion.spec.errors import InputError
 from headfusion.spec.model import Spec
@@ -218,20 +217,16 @@ def certify(
     """Build the certificate for a spec (running the default searches unless disabled).
 
     `refutations`: m → a refutation found elsewhere, used at m instead of the solver.
-    `lemmas=False` leaves out LK and LE (the search starts at the Newton and face-limit bound):
-    the baseline of `benchmarks/bench_structure.py`.
+    `lemmas=False` leaves out every lemma but L5 (the search starts at the Newton bound): the baseline
+    of `benchmarks/bench_structure.py` and `bench_composition.py`.
     """
-    form = exponential_form(spec.model)
-    newton = newton_bound(form)
-    face = face_limit_bound(spec.model)
-    structure = structural_bounds(form, newton) if lemmas else StructuralBounds((None,) * len(form.blocks), None, None, newton.count)
+    bounds = function_bounds(spec.model) if lemmas else newton_only(spec.model)
     results: list[dict] = []
     queries: dict[str, str] = {}
     note = "search not run (--no-search)"
     if search:
-        lower = max(structure.best[0], face[0] or 0)
-        results, queries, note = run_searches(spec, form, lower, search_timeout, progress, timings, refutations)
-    certificate = build_certificate(spec, command, results, [note] if note else [], bounds=(form, newton, face, structure))
+        results, queries, note = run_searches(spec, bounds.form, bounds.best[0], search_timeout, progress, timings, refutations)
+    certificate = build_certificate(spec, command, results, [note] if note else [], bounds=bounds)
     return Certified(certificate, queries)
 
 

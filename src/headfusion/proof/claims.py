@@ -13,9 +13,7 @@ from importlib import metadata
 from typing import Any
 
 from headfusion import __version__
-from headfusion.algebra.expform import exponential_form
-from headfusion.bounds.lower import face_limit_bound, newton_bound
-from headfusion.bounds.structural import structural_bounds
+from headfusion.bounds.engine import FunctionBounds, function_bounds
 from headfusion.kernel import statements
 from headfusion.kernel.base import CheckFailed, SchemaError, sha256
 from headfusion.kernel.model import model_from_json
@@ -106,41 +104,31 @@ def prune_lemmas(cert: dict) -> None:
 
 
 def build_certificate(spec: Spec, command: list[str], search_results: list[dict] | None = None,
-                      notes: list[str] | None = None, bounds: tuple | None = None, every_d: dict | None = None) -> dict:
+                      notes: list[str] | None = None, bounds: FunctionBounds | None = None, every_d: dict | None = None) -> dict:
     """The certificate for a spec: model, claims with evidence (completed and replayed by the kernel), summary.
 
     `every_d`: the spec fields of a family F_d = c_d + Σ_j f(q_j) whose block f is `spec`; the
     theorem is then stated for every d (Lemma LP), from the block's checked claims.
     """
     model = spec.model
-    if bounds is None:
-        form = exponential_form(model)
-        newton = newton_bound(form)
-        bounds = (form, newton, face_limit_bound(model), structural_bounds(form, newton, edges=every_d is None))
-    form, newton, (face, tree, face_note), structure = bounds
+    if bounds is None:  # the every-d theorem uses only the bounds that multiply over blocks (LP, LM)
+        bounds = function_bounds(model, faces=every_d is None, edges=every_d is None)
+    form = bounds.form
     cert: dict[str, Any] = {"format": FORMAT, "spec": spec_json(spec, every_d), "model": model.to_json()}
-    coprime = evidence.coprimality_evidence(form)
     drafts: list[tuple[str, dict]] = [
         ("def:F", {"model_sha256": sha256(cert["model"])}),
         ("exp-form", evidence.exp_form_evidence(form)),
-        ("coprime", coprime),
+        ("coprime", evidence.coprimality_evidence(form)),
         ("upper", evidence.construction_evidence(form)),
-        ("lower:newton", evidence.newton_evidence(newton, coprime, listed=structure.use_edges)),
     ]
-    if structure.use_classes:
-        drafts.append(("lower:classes", evidence.classes_evidence(form, structure)))
-    if structure.use_edges and every_d is None:
-        drafts.append(("lower:edges", evidence.edges_evidence(form, structure)))
-    if tree is not None and every_d is None:
-        drafts.append(("lower:face", evidence.face_evidence(tree)))
+    drafts += evidence.lower_claims(bounds, None)
     drafts += search_claims(search_results or [])
     try:
         complete(cert, [(f"lemma:{i}", {}) for i in statements.LEMMAS] + drafts + [("theorem", {})])
         prune_lemmas(cert)
     except SchemaError as exc:  # a claim the kernel would refuse to replay: refused now, with the limit named
         raise ResourceLimit(f"the certificate would exceed what verify replays ({exc}); analyze answers this function") from None
-    cert["metadata"] = {"note": PROVENANCE_NOTE, "versions": versions(), "command": command,
-                        "notes": [n for n in [face_note, *(notes or [])] if n]}
+    cert["metadata"] = {"note": PROVENANCE_NOTE, "versions": versions(), "command": command, "notes": [n for n in notes or [] if n]}
     failed = [r for r in verify_certificate(cert).rows if r[2] == "failed"]
     if failed:
         raise CheckFailed(f"the kernel rejects the certificate just built: {failed[0][0]}: {failed[0][3]}")

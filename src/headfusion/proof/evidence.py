@@ -13,7 +13,8 @@ import sympy
 
 from headfusion.algebra.expform import Block, ExpForm, x_support
 from headfusion.algebra.laurent import LPoly
-from headfusion.bounds.facelimits import FaceNode
+from headfusion.bounds.engine import FunctionBounds
+from headfusion.bounds.multiples import Multiple, product_of
 from headfusion.bounds.lower import NewtonBound, binomial_generators
 from headfusion.bounds.polytope import newton_graph, rank
 from headfusion.bounds.structural import StructuralBounds
@@ -194,14 +195,93 @@ def canonical_json(form: tuple) -> list:
     ]
 
 
-def face_evidence(tree: list[FaceNode]) -> dict:
-    """The face-limit tree: canonical forms, directions, children, bounds."""
-    return {"nodes": [
-        {"form": canonical_json(node.form), "bound": node.bound,
-         "direction": None if node.direction is None else [[j + 1, rational_to_json(v)] for j, v in node.direction],
-         "plus": node.plus, "minus": node.minus}
-        for node in tree
-    ]}
+def multiple_json(m: Multiple, rank: int) -> dict:
+    """A μ certificate as kernel.multiples reads it (nested for slices)."""
+    if m.method == "vertices":
+        return {"method": "vertices", "vertices": [[list(v), list(c)] for v, c in m.vertices]}
+    if m.method == "hexagon":
+        return {"method": "hexagon", "factors": [poly_json(f) for f in m.factors]}
+    assert m.inner is not None
+    Y, Z = product_of(m.inside, rank + 1), product_of(m.outside, rank + 1)
+    return {"method": "slices", "A": poly_json(Y), "B": poly_json(Z), "omega": list(m.omega), "point": [1] * rank,
+            "roots": [[rational_to_json(r), k] for r, k in m.roots], "mu": multiple_json(m.inner, rank)}
+
+
+def multiples_evidence(bounds: FunctionBounds) -> dict:
+    """Per shape: the LH/LS certificate of its block, or null (L5 alone)."""
+    shapes, assignment = block_shapes(bounds.form)
+    out = []
+    for i, b in enumerate(shapes):
+        m = bounds.multiples[assignment.index(i)]
+        out.append(None if m is None else multiple_json(m, b.rank))
+    return {"shapes": out}
+
+
+CLAIM_OF = {"LK": "lower:classes", "LE": "lower:edges", "LH": "lower:hexagon", "LS": "lower:slices", "LD": "lower:faces"}
+
+
+def direction_json(direction: tuple) -> list:
+    """A direction in q as the kernel reads it: [[j, v], …], 1-based, integers."""
+    return [[j + 1, int(v)] for j, v in direction]
+
+
+def lower_claims(bounds: FunctionBounds, table: dict[tuple, int] | None, listed: bool = False) -> list[tuple[str, dict]]:
+    """lower:newton and the claim of the strongest lemma (none more: L5 alone) as (id, evidence).
+
+    `table` maps the canonical form of a face function to its entry in the top-level LD table (None: F itself)."""
+    lemma = bounds.best[1]
+    coprime = coprimality_evidence(bounds.form)
+    out = [("lower:newton", newton_evidence(bounds.newton, coprime, listed=listed or lemma == "LE"))]
+    if lemma == "LK":
+        out.append(("lower:classes", classes_evidence(bounds.form, bounds.structure)))
+    elif lemma == "LE":
+        out.append(("lower:edges", edges_evidence(bounds.form, bounds.structure)))
+    elif lemma in ("LH", "LS"):
+        out.append((CLAIM_OF[lemma], multiples_evidence(bounds)))
+    elif lemma == "LD":
+        assert bounds.faces is not None  # at the top the claim carries the table; a face function's cites it
+        out.append(("lower:faces", faces_evidence(bounds) if table is None else
+                    {"faces": [[direction_json(f.direction), table[f.form]] for f in bounds.faces.faces]}))
+    return out
+
+
+def face_table(bounds: FunctionBounds) -> tuple[list[dict], dict[tuple, int]]:
+    """The LD table of a certificate: every face function reached from F's family, dependencies first, each with
+    its own exp-form, coprime, lower:newton and strongest claim; and form ↦ index."""
+    order: list[tuple] = []
+    index: dict[tuple, int] = {}
+
+    def visit(form: tuple) -> None:
+        if form in index:
+            return
+        sub = bounds.table.get(form) if form else None
+        if sub is not None and sub.best[1] == "LD" and sub.faces is not None:
+            for face in sub.faces.faces:
+                visit(face.form)
+        index[form] = len(order)
+        order.append(form)
+
+    assert bounds.faces is not None
+    for face in bounds.faces.faces:
+        visit(face.form)
+    entries = []
+    for form in order:
+        sub = bounds.table.get(form) if form else None
+        if sub is None:  # a constant
+            entries.append({"form": [], "claims": [], "bound": 1, "by": None})
+            continue
+        claims = [["exp-form", exp_form_evidence(sub.form)], ["coprime", coprimality_evidence(sub.form)]]
+        claims += [[cid, ev] for cid, ev in lower_claims(sub, index)]
+        value, lemma = sub.best
+        entries.append({"form": canonical_json(form), "claims": claims, "bound": value, "by": "lower:newton" if lemma == "L5" else CLAIM_OF[lemma]})
+    return entries, index
+
+
+def faces_evidence(bounds: FunctionBounds) -> dict:
+    """lower:faces for F: the table of face functions and F's family of pairwise disjoint faces."""
+    entries, index = face_table(bounds)
+    assert bounds.faces is not None
+    return {"functions": entries, "faces": [[direction_json(f.direction), index[f.form]] for f in bounds.faces.faces]}
 
 
 def head_evidence(m: int, atoms_list: list[dict]) -> dict:

@@ -2,7 +2,7 @@
 
 The kernel is plain and has no clock.  Here a parsed certificate is first measured — claims,
 digits × terms of each polynomial, powers of t in the sign decisions, multiplier entries and
-the work of checking them, face-limit nodes the root does not reach — and refused with the
+the work of checking them, face functions no face reaches — and refused with the
 limit named when it asks for more than any certificate `certify` writes.  Then the kernel
 replays it in a child process (`solving.bounded`) killed after `timeout` seconds or when it
 passes 2 GB of memory: one line, exit 2, never a verdict.
@@ -93,18 +93,24 @@ def _question_terms(claims: list) -> int:
     return min(q + sum(pb * q // max(qb, 1) for pb, qb in sizes), 10**12)
 
 
-def _face_unreached(nodes: object) -> int:
-    """Face-limit nodes the root does not reach (each costs an invariance test and proves nothing)."""
-    if not isinstance(nodes, list) or not nodes:
+def _faces_unreached(evidence: dict) -> int:
+    """Face functions of a lower:faces table that no face reaches, directly or through a nested lower:faces (each
+    costs a replay and proves nothing)."""
+    functions, faces = evidence.get("functions"), evidence.get("faces")
+    if not isinstance(functions, list) or not isinstance(faces, list):
         return 0
-    reached, stack = {0}, [0]
-    while stack:
-        node = nodes[stack.pop()]
-        for child in (node.get("plus"), node.get("minus")) if isinstance(node, dict) else ():
-            if isinstance(child, int) and 0 <= child < len(nodes) and child not in reached:
-                reached.add(child)
-                stack.append(child)
-    return len(nodes) - len(reached)
+    todo = [f[1] for f in faces if isinstance(f, list) and len(f) == 2 and isinstance(f[1], int)]
+    reached: set[int] = set()
+    while todo:
+        k = todo.pop()
+        if not 0 <= k < len(functions) or k in reached:
+            continue
+        reached.add(k)
+        claims = functions[k].get("claims") if isinstance(functions[k], dict) else None
+        for item in claims if isinstance(claims, list) else ():
+            if isinstance(item, list) and len(item) == 2 and item[0] == "lower:faces" and isinstance(item[1], dict):
+                todo += [f[1] for f in item[1].get("faces", []) if isinstance(f, list) and len(f) == 2 and isinstance(f[1], int)]
+    return len(functions) - len(reached)
 
 
 def certificate_cost(cert: object) -> None:
@@ -127,8 +133,12 @@ def certificate_cost(cert: object) -> None:
         if isinstance(evidence, dict) and "multipliers" in evidence:
             row_terms = _question_terms(claims) if row_terms is None else row_terms
             refutation_cost(evidence, row_terms)
-        if isinstance(claim, dict) and claim.get("id") == "lower:face" and isinstance(evidence, dict):
-            within(_face_unreached(evidence.get("nodes")), 0, "face-limit nodes not reached from the root")
+        if isinstance(claim, dict) and claim.get("id") == "lower:faces" and isinstance(evidence, dict):
+            within(_faces_unreached(evidence), 0, "face functions not reached from the faces")
+            for entry in evidence.get("functions", []) if isinstance(evidence.get("functions"), list) else ():
+                for item in entry.get("claims", []) if isinstance(entry, dict) and isinstance(entry.get("claims"), list) else ():
+                    if isinstance(item, list) and len(item) == 2 and isinstance(item[1], dict) and "multipliers" in item[1]:
+                        refutation_cost(item[1], 1)  # a face function's refutation: its entries bounded (rows are small)
 
 
 def _replay(path: str | None, text: str | None) -> Report:

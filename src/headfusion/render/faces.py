@@ -1,17 +1,16 @@
-"""The face-limit lower bound of the certificate document (Lemma L6), as template context.
+"""Face functions written out for the certificate document: heads as σ, attn(·) or quotients (Lemma LD uses them).
 
-Each function of the face-limit tree is written up to an additive constant: a two-atom head as
-a scaled σ, a longer head as the quotient Σ v μ e^⟨k,q⟩ / Σ μ e^⟨k,q⟩ with every weight and value
-shown; each inner function lists its two limits with their functions and bounds.  Display only:
-the kernel is what checks.
+A function is written exactly (with its constant, in F's variables) or up to an additive constant (a
+canonical form): a two-atom head as a scaled σ, a longer head with unit weights as attn(·), any other as
+the quotient Σ v μ e^⟨k,q⟩ / Σ μ e^⟨k,q⟩ with every weight and value shown.  Display only: the kernel is
+what checks.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
 
-from headfusion.render.names import used_claims
-from headfusion.render.tex import as_fraction, coef_prefix, frac_tex, tex_int, tex_linear, tex_note
+from headfusion.render.tex import as_fraction, coef_prefix, frac_tex, tex_linear
 
 MAX_FACE_ROWS = 64
 MAX_FACE_HEADS = 8
@@ -121,33 +120,3 @@ def tex_exact_form(constant: Fraction, form: list) -> str | None:
         if text is not None:
             parts.append(text)
     return _join(total, parts, len(parts)) if parts else frac_tex(total)
-
-
-def faces_context(cert: dict, claims: dict[str, dict]) -> dict:
-    """The face-limit lower bound (claim `lower:face`): the face tree, or the producer's notes when absent."""
-    claim = claims.get("lower:face")
-    notes = [tex_note(n) for n in cert.get("metadata", {}).get("notes", []) if "face" in str(n)]
-    if claim is None:
-        return {"present": False, "note": "; ".join(notes) or None}
-    nodes = claim["evidence"].get("nodes", [])
-    rows = []
-    for i, node in enumerate(nodes[:MAX_FACE_ROWS]):
-        direction, inner = node.get("direction"), node.get("direction") is not None
-        row = {"index": i, "form": tex_face_form(node.get("form", [])), "inner": inner, "bound": tex_int(node["bound"])}
-        if inner:
-            plus, minus = nodes[int(node["plus"])], nodes[int(node["minus"])]
-            row.update(direction=tex_linear(direction, r"\mathbf{1}"), plus=str(node["plus"]), minus=str(node["minus"]),
-                       plus_form=tex_face_form(plus.get("form", [])), minus_form=tex_face_form(minus.get("form", [])),
-                       plus_bound=tex_int(plus["bound"]), minus_bound=tex_int(minus["bound"]))
-        rows.append(row)
-    return {
-        "present": True,
-        "bound": tex_int(nodes[0]["bound"]) if nodes else "?",
-        "rows": rows,
-        "total": len(nodes),
-        "more": max(0, len(nodes) - MAX_FACE_ROWS),
-        "note": None,
-        "sigma": any(r"\sigma" in row["form"] or r"\sigma" in row.get("plus_form", "") for row in rows),
-        "attn": uses_attn([node.get("form", []) for node in nodes[:MAX_FACE_ROWS]]),
-        "used": "lower:face" in used_claims(cert),
-    }

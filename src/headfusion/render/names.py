@@ -17,9 +17,12 @@ _FIXED = {
     "coprime": r"Lowest terms",
     "upper": r"Construction (upper bound)",
     "lower:newton": r"Newton-polytope bound",
-    "lower:face": r"Face-limit bound",
     "theorem": r"Theorem",
 }
+
+
+BOUND_NAMES = {"lower:hexagon": ("Hexagon bound", "hexagon_bound"), "lower:slices": ("Slice bound", "slice_bound"),
+               "lower:faces": ("Disjoint-face bound", "disjoint_face_bound")}
 
 
 def _lemma_name(claim: dict) -> str:
@@ -58,8 +61,8 @@ def claim_names(cert: dict) -> dict[str, str]:
             names[cid] = rf"Residue-class bound $m^*\ge {tex_int(summary['residue_class_bound'])}$"
         elif cid == "lower:edges" and summary.get("rigid_edge_bound") is not None:
             names[cid] = rf"Rigid-edge bound $m^*\ge {tex_int(summary['rigid_edge_bound'])}$"
-        elif cid == "lower:face" and summary.get("face_limit_bound") is not None:
-            names[cid] = rf"Face-limit bound $m^*\ge {tex_int(summary['face_limit_bound'])}$"
+        elif cid in BOUND_NAMES and summary.get(BOUND_NAMES[cid][1]) is not None:
+            names[cid] = rf"{BOUND_NAMES[cid][0]} $m^*\ge {tex_int(summary[BOUND_NAMES[cid][1]])}$"
         elif cid in _FIXED:
             names[cid] = _FIXED[cid]
         elif cid.startswith("search:") and "tree" in ev:

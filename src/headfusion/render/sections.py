@@ -1,7 +1,7 @@
 """The mathematical sections of the certificate document, as template context.
 
 Each function reads one claim's evidence from the certificate dict (exact JSON data in the
-format `headfusion-certificate/2`) and returns the LaTeX snippets its section shows: the
+format `headfusion-certificate/3`) and returns the LaTeX snippets its section shows: the
 heads of the model, the exponential form P′_B/Q′_B per shape with its lattice basis, the
 coprimality certificates of Lemma LC (with the remainders of binomials), the block heads behind
 the upper bound, and the Newton-polytope lower bound (face limits are in `faces`).  Long tables

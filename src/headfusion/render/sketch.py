@@ -12,11 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from headfusion.render.faces import model_rows, tex_exact_form, tex_face_form
-from headfusion.render.names import used_claims
+from headfusion.render.composition import faces_context, slices_context
 from headfusion.render.sections import _atoms_of
 from headfusion.render.structure import _lattice_tex, _support, non_vertices, non_vertices_tex, tilt_vector_tex
-from headfusion.render.tex import tex_int, tex_linear, tex_vector
+from headfusion.render.tex import tex_int, tex_vector
 
 
 def _claims(cert: dict) -> dict[str, dict]:
@@ -130,51 +129,30 @@ def _edges_sentence(claims: dict[str, dict], summary: dict) -> str | None:
     )
 
 
-def _exact_limits(cert: dict, direction: list) -> list[str] | None:
-    """F_u and F_{-u} of F itself, in its own variables, exactly (None when a constant cannot be written)."""
-    from fractions import Fraction
-
-    from headfusion.kernel.model import face_limit, model_from_json
-
-    model = model_from_json(cert["model"])
-    c = {int(j) - 1: Fraction(v) for j, v in direction}
-    out = []
-    for sign in (1, -1):
-        limit = face_limit(model, {j: sign * v for j, v in c.items()})
-        text = tex_exact_form(limit.constant, model_rows(limit))
-        if text is None:
-            return None
-        out.append(text)
-    return out
-
-
-def _face_sentence(cert: dict, claims: dict[str, dict], same: bool, used: bool) -> str | None:
-    claim = claims.get("lower:face")
-    if claim is None:
-        return None
-    nodes = claim["evidence"].get("nodes", [])
-    if not nodes or nodes[0].get("direction") is None:
-        return None
-    root = nodes[0]
-    plus, minus = nodes[root["plus"]], nodes[root["minus"]]
-    u = tex_linear(root["direction"], r"\mathbf{1}")
-    exact = _exact_limits(cert, root["direction"])
-    if exact is not None:
-        limits = rf"$F_u(q)=\lim_{{\tau\to\infty}}F(q+\tau u)={exact[0]}$ and $F_{{-u}}(q)={exact[1]}$"
-    else:
-        forms = [tex_face_form(plus["form"]), tex_face_form(minus["form"])]
-        limits = (r"$F_u(q)=\lim_{\tau\to\infty}F(q+\tau u)$ and $F_{-u}$, which are, up to additive constants and a renaming of"
-                  rf" variables, ${forms[0]}$ and ${forms[1]}$")
-    role = "the same bound" if same else "a weaker bound"
-    if not used:
-        role += " (a second proof, which the theorem does not use)"
-    return (
-        r"The face-limit induction of Lemma~\ref{lem:L6}, the argument of~\cite{seed}, gives " + role + ": along"
-        rf" $u={u}$ the face limits are {limits},"
-        r" and $F$ is not invariant along $u$, so"
-        rf" $m^*(F)\ge m^*(F_u)+m^*(F_{{-u}})\ge {tex_int(plus['bound'])}+{tex_int(minus['bound'])}={tex_int(root['bound'])}$;"
-        rf" the recursion over ${len(nodes)}$ functions (Section~\ref{{sec:faces}}) ends at constants, for which $m^*=1$."
-    )
+def _composition_sentence(cert: dict, claims: dict[str, dict], summary: dict) -> str | None:
+    """Lemmas LH, LS or LD in one paragraph, with their instance (the claim the certificate carries)."""
+    if "lower:hexagon" in claims:
+        return (r"A hexagon gives more (Lemma~\ref{lem:LH}, Section~\ref{sec:hexagon}): three binomial factors of $Q'_B$ have"
+                r" exponent differences $\delta_1$, $\delta_2$, $\pm\delta_1\pm\delta_2$, as the three factors of a triangle's"
+                r" tournament do, so every nonzero multiple of $Q'_B$ with nonnegative coefficients has at least $7$ terms"
+                rf" (a parity argument along lines), and over the blocks (Lemma~\ref{{lem:LM}}) $m^*(F)\ge {tex_int(summary['hexagon_bound'])}$.")
+    if "lower:slices" in claims:
+        shapes = [s for s in slices_context(summary, claims)["shapes"]]
+        return (r"Slices give more (Lemma~\ref{lem:LS}, Section~\ref{sec:slices}): $Q'_B=YZ$ with $Y$ on one level of a functional"
+                r" $\omega$; the $\omega$-slices of a head's $D=gQ'$ are nonnegative multiples of $Y$, and by Descartes' rule of signs the"
+                r" negative roots of $y\mapsto Z(x'\odot y^\omega)$ force as many slices plus one. Repeated on $Y$: "
+                + "; ".join(sh["chain"] or "" for sh in shapes[:3])
+                + rf"; over the blocks (Lemma~\ref{{lem:LM}}) $m^*(F)\ge {tex_int(summary['slice_bound'])}$.")
+    if "lower:faces" in claims:
+        ctx = faces_context(cert, claims)
+        assert ctx is not None
+        first = ctx["rows"][0]
+        example = (rf" (for instance along $u_1={first['direction']}$, $F_{{u_1}}(q)={first['limit']}$)" if first["limit"] else "")
+        return (rf"Disjoint faces give more (Lemma~\ref{{lem:LD}}, Section~\ref{{sec:faces}}): the top faces of $\Newt(Q')$ along"
+                rf" ${ctx['nfaces']}$ directions are pairwise disjoint, and so are those of $\Newt(D)$; the atoms of a head on the face"
+                rf" along $u$ form a head of the face limit $F_u${example}, whose own bound is proved by its own claims. Adding them,"
+                rf" $m^*(F)\ge {ctx['sum']}={ctx['bound']}$.")
+    return None
 
 
 def proof_sketch(cert: dict) -> dict[str, Any]:
@@ -194,14 +172,14 @@ def proof_sketch(cert: dict) -> dict[str, Any]:
         + rf" Hence every head for $F$ has at least ${tex_int(V)}$ atom{'' if V == 1 else 's'}."
     )
     paragraphs.append(newton)
-    paragraphs += [text for text in (_classes_sentence(claims, summary), _edges_sentence(claims, summary)) if text]
+    paragraphs += [text for text in (_classes_sentence(claims, summary), _edges_sentence(claims, summary),
+                                     _composition_sentence(cert, claims, summary)) if text]
     if "upper" in claims:
         blocks = claims.get("exp-form", {}).get("evidence", {}).get("blocks", [])
         built = _atoms_of(claims["upper"]["evidence"]["heads"], blocks) if blocks else U
         how = (r"the product of the blocks' heads (one atom per tuple of block atoms, Lemma~\ref{lem:LP}; Section~\ref{sec:upper})"
                if len(blocks) > 1 else r"the head built in Section~\ref{sec:upper}")
         paragraphs.append(rf"Conversely, {how} is a single head with ${tex_int(built)}$ atom{'' if built == 1 else 's'}, so $m^*(F)\le {tex_int(built)}$.")
-    face = _face_sentence(cert, claims, (summary.get("face_limit_bound") or 0) >= lower, "lower:face" in used_claims(cert))
     refuted = sorted(int(c["evidence"]["atoms"]) for cid, c in claims.items() if cid.startswith("search:") and "tree" in c["evidence"])
     found = sorted(int(c["evidence"]["atoms"]) for cid, c in claims.items() if cid.startswith("search:") and "tree" not in c["evidence"])
     if found and min(found) < U:
@@ -209,7 +187,8 @@ def proof_sketch(cert: dict) -> dict[str, Any]:
             rf"A search found a smaller head, with ${tex_int(min(found))}$ atoms, checked by its coefficient identity"
             r" (Section~\ref{sec:refutations})."
         )
-    structural = max(V, *(summary.get(k) or 0 for k in ("face_limit_bound", "residue_class_bound", "rigid_edge_bound")))
+    structural = max(V, *(summary.get(k) or 0 for k in ("residue_class_bound", "rigid_edge_bound", "hexagon_bound", "slice_bound",
+                                                         "disjoint_face_bound")))
     if refuted and max(refuted) + 1 > structural:
         m = max(refuted)
         exp = claims.get("exp-form", {}).get("evidence", {})
@@ -224,8 +203,6 @@ def proof_sketch(cert: dict) -> dict[str, Any]:
             rf" and the tree closes every case (Lemma~\ref{{lem:LR}}) {_closing_kinds(claims, V)},"
             rf" so $m^*(F)\ge {tex_int(m + 1)}$."
         )
-    if face is not None:
-        paragraphs.append(face)
     if summary.get("status") == "proved":
         paragraphs.append(rf"Together, $m^*(F)={tex_int(lower)}$.")
     else:
@@ -235,12 +212,14 @@ def proof_sketch(cert: dict) -> dict[str, Any]:
     if cert.get("spec", {}).get("every_d"):
         same = lower == U
         power = rf"m^*(F_d)={tex_int(lower)}^d" if same else rf"{tex_int(lower)}^d\le m^*(F_d)\le {tex_int(U)}^d"
-        by = "residue classes of" if summary.get("lower_bound_claim") == "lower:classes" else "vertices of the Newton polytope of"
+        by = {"lower:classes": "residue classes of", "lower:hexagon": "hexagon bounds of",
+              "lower:slices": "slice bounds of"}.get(summary.get("lower_bound_claim"), "vertices of the Newton polytope of")
         paragraphs.append(
             r"For $F_d(q)=c_d+\sum_{j=1}^dF(q_j)$ the $d$ blocks are copies of $F$ on disjoint variables, so by"
             r" Lemma~\ref{lem:LP} the lowest-terms denominator of $F_d$ is the product of $d$ copies of $Q'$, one in the variables of"
             rf" each block; the {by} the copies multiply ("
-            + (r"Lemmas~\ref{lem:LP}, \ref{lem:LK}" if "lower:classes" in claims else r"Lemma~\ref{lem:LP}")
+            + (r"Lemmas~\ref{lem:LP}, \ref{lem:LK}" if "lower:classes" in claims else
+               r"Lemmas~\ref{lem:LP}, \ref{lem:LM}" if {"lower:hexagon", "lower:slices"} & set(claims) else r"Lemma~\ref{lem:LP}")
             + r"), and the product head is the $d$-fold product of the head above: the bounds become $d$-th"
             rf" powers, and ${power}$ for every $d\ge1$ and every constant $c_d$ ($m^*$ does not change when a constant is added)."
             r" In closed form: an atom of the product head is a tuple $(k_1,\dots,k_d)$ of keys of the block head, with key"

@@ -255,6 +255,19 @@ def well_formed(tree: object, vectors: object) -> bool:
     return True
 
 
+def writable_folder(folder: str | os.PathLike) -> Path:
+    """The checkpoint folder, created if need be and probed with a write (InputError: a file, /proc, read-only)."""
+    path = Path(folder)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(prefix=".probe-", dir=path)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        raise InputError(f"--checkpoint {folder}: not a writable folder ({exc.strerror or exc})") from None
+    return path
+
+
 class Checkpoint:
     """Solved cubes and re-split decisions of one question, one JSON file per cube.
 
@@ -268,12 +281,7 @@ class Checkpoint:
     """
 
     def __init__(self, folder: str | os.PathLike, P: dict, Q: dict, m: int):
-        self.folder = Path(folder)
-        try:  # a writable folder, checked before any work (not a file, not /proc)
-            self.folder.mkdir(parents=True, exist_ok=True)
-            os.unlink(self._write(".probe", ""))
-        except OSError as exc:
-            raise InputError(f"--checkpoint {folder}: not a writable folder ({exc.strerror or exc})") from None
+        self.folder = writable_folder(folder)
         self.question = question_hash(P, Q, m)
 
     def path(self, cube: Cube) -> Path:

@@ -186,7 +186,7 @@ def write_query_atomic(path: str, text: str) -> None:
 
 def _form_and_bounds(model_or_form: object, lower: int | None = None) -> tuple:
     """(exponential form, upper bound, best lower bound) of a model, as `minimize` starts from them."""
-    from headfusion.bounds.structural import strongest_lower_bound
+    from headfusion.bounds.engine import strongest_lower_bound
 
     form = _form_of(model_or_form)
     return form, form.upper_bound, lower if lower is not None else strongest_lower_bound(form)[0] or 1

@@ -1,0 +1,128 @@
+"""The bound engine: every proved lower bound of a function, composed through blocks and faces.
+
+For F it computes L5 (Newton), LK (residue classes) mixed with L5 over blocks, LE (rigid edges),
+LH/LS (nonnegative multiples per block, mixed over blocks by LM) and LD (disjoint faces), where each
+face function is bounded by this same engine, recursively — memoised by canonical form (a function
+up to renaming and a constant) and within a budget of functions and depth, both deterministic, so
+the same input gives the same certificate.  `analyze`, `certify`, `explore`, `search` and the API
+all start from `function_bounds`; the proof layer turns the result into claims the kernel replays.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from math import prod
+
+from headfusion.algebra.expform import ExpForm, exponential_form
+from headfusion.bounds.faces import FaceFamily, face_family
+from headfusion.bounds.facelimits import canonical_form, model_from_canonical
+from headfusion.bounds.lower import NewtonBound, newton_bound
+from headfusion.bounds.multiples import Multiple, block_multiple
+from headfusion.bounds.structural import StructuralBounds, structural_bounds
+from headfusion.spec.model import MultiHead
+
+ORDER = ("L5", "LK", "LE", "LH", "LD", "LS")  # on ties the first: fewer lines to check, L5 before everything
+MAX_FACE_FUNCTIONS = 48  # functions whose own faces are searched (LD), per top-level call
+MAX_FACE_DEPTH = 5
+
+
+@dataclass(frozen=True)
+class FunctionBounds:
+    """The proved lower bounds of one function and the data its claims carry."""
+
+    form: ExpForm
+    newton: NewtonBound
+    structure: StructuralBounds  # LK, LE
+    multiples: tuple[Multiple | None, ...]  # per block: LH/LS certificates above V_B
+    faces: FaceFamily | None
+    table: dict = field(default_factory=dict, compare=False, repr=False)  # canonical form ↦ FunctionBounds of face functions
+
+    @property
+    def multiple_bound(self) -> int | None:
+        """Π_B max(V_B, μ_B) when some block has a certificate (LM)."""
+        if not any(self.multiples):
+            return None
+        return prod(max(nb.count, m.value if m else 1) for nb, m in zip(self.newton.blocks, self.multiples))
+
+    @property
+    def multiple_lemma(self) -> str:
+        """LH when every certificate is a hexagon, else LS (whose claim also takes hexagons)."""
+        return "LH" if all(m is None or m.method == "hexagon" for m in self.multiples) else "LS"
+
+    @property
+    def found(self) -> dict[str, int]:
+        """Lemma ↦ bound for every lemma that gives one."""
+        out = {"L5": self.newton.count}
+        if self.structure.class_bound is not None:
+            out["LK"] = self.structure.class_bound
+        if self.structure.edges is not None:
+            out["LE"] = self.structure.edges.bound
+        if self.multiple_bound is not None:
+            out[self.multiple_lemma] = self.multiple_bound
+        if self.faces is not None:
+            out["LD"] = self.faces.value
+        return out
+
+    @property
+    def best(self) -> tuple[int, str]:
+        """(bound, lemma) of the strongest, the first in ORDER on ties."""
+        found = self.found
+        lemma = max((k for k in ORDER if k in found), key=lambda k: (found[k], -ORDER.index(k)))
+        return found[lemma], lemma
+
+
+class Engine:
+    """One top-level computation: the memo of face functions and the budget."""
+
+    def __init__(self, faces: bool = True, edges: bool = True):
+        self.use_faces, self.use_edges = faces, edges
+        self.memo: dict[tuple, FunctionBounds | None] = {}  # None: in progress
+        self.searched = 0
+
+    def bounds(self, model: MultiHead, depth: int = 0) -> FunctionBounds:
+        """Every lower bound of F; LD recursively while the budget lasts."""
+        form = exponential_form(model)
+        newton = newton_bound(form)
+        structure = structural_bounds(form, newton, edges=self.use_edges)
+        multiples = tuple(block_multiple(b, nb.count) for b, nb in zip(form.blocks, newton.blocks))
+        partial = FunctionBounds(form, newton, structure, multiples, None, self.memo)
+        faces = None
+        if (self.use_faces and partial.best[0] < form.upper_bound and depth < MAX_FACE_DEPTH
+                and self.searched < MAX_FACE_FUNCTIONS):
+            self.searched += 1
+            found = partial.found  # LD must beat the lemmas before it in ORDER and tie at least with those after
+            floor = max([v for k, v in found.items() if ORDER.index(k) < ORDER.index("LD")] + [v - 1 for k, v in found.items() if ORDER.index(k) > ORDER.index("LD")])
+            faces = face_family(model, form, lambda limit: self.face_bound(limit, depth + 1), floor)
+        return FunctionBounds(form, newton, structure, multiples, faces, self.memo)
+
+    def face_bound(self, limit: tuple, depth: int) -> int:
+        """The proved bound of a face function given by its canonical form (1 for a constant)."""
+        if not limit:
+            return 1
+        if limit not in self.memo:
+            self.memo[limit] = None
+            self.memo[limit] = self.bounds(model_from_canonical(limit), depth)
+        found = self.memo[limit]
+        return found.best[0] if found is not None else 1  # in progress: only the trivial bound
+
+
+def function_bounds(model: MultiHead, faces: bool = True, edges: bool = True) -> FunctionBounds:
+    """Every proved lower bound of F (`faces=False`: no LD; `edges=False`: no LE — the every-d theorem uses neither)."""
+    return Engine(faces, edges).bounds(model)
+
+
+def newton_only(model: MultiHead) -> FunctionBounds:
+    """L5 alone (the baseline the lemmas are measured against)."""
+    form = exponential_form(model)
+    newton = newton_bound(form)
+    return FunctionBounds(form, newton, StructuralBounds((None,) * len(form.blocks), None, None, newton.count), (None,) * len(form.blocks), None)
+
+
+def strongest_lower_bound(form: ExpForm) -> tuple[int, str]:
+    """(bound, lemma) of the strongest proved lower bound: where every search for m* starts."""
+    return function_bounds(form.model).best
+
+
+def face_form(model: MultiHead) -> tuple:
+    """F's canonical form (the key of the memo)."""
+    return canonical_form(model)

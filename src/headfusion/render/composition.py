@@ -1,0 +1,168 @@
+"""Template context for the composed lower bounds: disjoint faces (LD), the hexagon (LH), slices (LS).
+
+LD is printed as the argument a reader follows: each face with its direction, its face function written
+out exactly in F's variables, and the entry of the table of face functions that bounds it; the pairs of
+faces with the three numbers of the disjointness test; and the table of face functions, each with its
+bound and the lemma that gives it (its instance in a line).  LH and LS print their binomials and
+factorisations.  The numbers of the disjointness test are computed with the kernel's own functions;
+everything here is display only: the kernel is what checks.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from headfusion.render.faces import model_rows, tex_exact_form, tex_face_form, uses_attn
+from headfusion.render.tex import tex_int, tex_linear, tex_poly, tex_rational, tex_vector
+
+MAX_FACE_ROWS = 40
+MAX_PAIR_ROWS = 45  # the pair table is printed for at most 10 faces; beyond, its extremes are named
+MAX_POLY_TERMS = 12
+LEMMA_OF = {"lower:newton": "L5", "lower:classes": "LK", "lower:edges": "LE", "lower:hexagon": "LH", "lower:slices": "LS",
+            "lower:faces": "LD"}
+
+
+def _direction(direction: list) -> str:
+    return tex_linear(direction, r"\mathbf{1}")
+
+
+def _exact_limit(cert: dict, direction: list) -> str | None:
+    """F_u in F's own variables, exactly (None when a constant part cannot be written)."""
+    from headfusion.kernel.model import face_limit, model_from_json
+
+    limit = face_limit(model_from_json(cert["model"]), {int(j) - 1: Fraction(int(v)) for j, v in direction})
+    return tex_exact_form(limit.constant, model_rows(limit))
+
+
+def _levels(cert: dict, claims: dict[str, dict], directions: list[list]) -> list[list[dict]]:
+    """Per direction, the kernel's levels ⟨u, ·⟩ on supp Q′_B of every block (as `lower:faces` computes them)."""
+    from headfusion.kernel.checks import check_exp_form
+    from headfusion.kernel.faces import levels
+    from headfusion.kernel.model import model_from_json
+
+    exp, _, _ = check_exp_form(model_from_json(cert["model"]), claims["exp-form"]["evidence"], {})
+    return [levels(exp, {int(j) - 1: Fraction(int(v)) for j, v in d}) for d in directions]
+
+
+def _number(x: Fraction) -> str:
+    return tex_rational(x.numerator if x.denominator == 1 else f"{x.numerator}/{x.denominator}")
+
+
+def _instance(entry: dict) -> str:
+    """The lemma that bounds a face function and its instance, in a line (LaTeX)."""
+    claims = dict((cid, ev) for cid, ev in entry["claims"])
+    by = entry["by"]
+    if by is None:
+        return "a constant"
+    if by == "lower:newton":
+        return rf"Lemma~\ref{{lem:L5}}: $\Newt(Q')$ has ${tex_int(entry['bound'])}$ certified vertices"
+    if by == "lower:edges":
+        edges = sum(len(s["edges"]) for s in claims[by]["shapes"])
+        return rf"Lemma~\ref{{lem:LE}}: a spanning tree of {edges} rigid edges on $V={tex_int(entry['bound'] - 1)}$ vertices, $|\supp Q'|>V$"
+    if by == "lower:classes":
+        return rf"Lemma~\ref{{lem:LK}}: equal class sums, index {', '.join(str(len(s['sums'])) for s in claims[by]['shapes'] if s)}"
+    if by == "lower:hexagon":
+        return r"Lemmas~\ref{lem:LH} and~\ref{lem:LM}: a tilted hexagon divides each $Q'_B$ shown"
+    if by == "lower:slices":
+        return r"Lemmas~\ref{lem:LS} and~\ref{lem:LM}: " + "; ".join(_chain(s) for s in claims[by]["shapes"] if s)
+    if by == "lower:faces":
+        faces = claims[by]["faces"]
+        return rf"Lemma~\ref{{lem:LD}}: {len(faces)} disjoint faces, functions " + ", ".join(str(k) for _, k in faces)
+    return rf"a refutation tree (Lemma~\ref{{lem:LR}}) for $m={int(by.split(':m')[1])}$"
+
+
+def _value(item: dict) -> int:
+    """The number a μ entry proves (as kernel.multiples computes it; display only)."""
+    if item["method"] == "vertices":
+        return len(item["vertices"])
+    if item["method"] == "hexagon":
+        return 7
+    return (sum(int(k) for _, k in item["roots"]) + 1) * _value(item["mu"])
+
+
+def _chain(item: dict) -> str:
+    """'T(Q′_B) ≥ 4·3·7 = 84' for a slice entry (nested), 'T(Q′_B) ≥ 7 (hexagon)' for a hexagon."""
+    factors, inner = [], item
+    while inner["method"] == "slices":
+        factors.append(str(sum(int(k) for _, k in inner["roots"]) + 1))
+        inner = inner["mu"]
+    last = {"hexagon": r"7\ (\text{hexagon})", "vertices": rf"{len(inner.get('vertices', []))}\ (\text{{vertices}})"}[inner["method"]]
+    if not factors:
+        return rf"$\mathcal{{T}}(Q'_B)\ge {last}$"
+    product = r"\cdot ".join(factors)
+    return rf"$\mathcal{{T}}(Q'_B)\ge {product}\cdot {last}={tex_int(_value(item))}$"
+
+
+def faces_context(cert: dict, claims: dict[str, dict]) -> dict | None:
+    """The disjoint faces of `lower:faces`: the faces, the pair test, and the table of face functions."""
+    claim = claims.get("lower:faces")
+    if claim is None:
+        return None
+    ev = claim["evidence"]
+    functions, faces = ev["functions"], ev["faces"]
+    rows = []
+    for i, (direction, k) in enumerate(faces[:MAX_FACE_ROWS]):
+        exact = _exact_limit(cert, direction)
+        rows.append({"index": i + 1, "direction": _direction(direction), "limit": exact, "function": k,
+                     "bound": tex_int(functions[k]["bound"]), "lemma": LEMMA_OF.get(functions[k]["by"] or "", "")})
+    levels = _levels(cert, claims, [d for d, _ in faces])
+    tops = [sum((max(b.values()) for b in lv), Fraction(0)) for lv in levels]
+    pairs = []
+    for i in range(len(faces)):
+        for j in range(i):
+            both = sum((max(x + levels[j][b][e] for e, x in vi.items()) for b, vi in enumerate(levels[i])), Fraction(0))
+            pairs.append((j + 1, i + 1, both, tops[j] + tops[i]))
+    gap = min((total - both for _, _, both, total in pairs), default=None)
+    table = [{"index": k, "form": tex_face_form(f["form"]) if f["form"] else r"\text{const.}", "bound": tex_int(f["bound"]),
+              "by": _instance(f)} for k, f in enumerate(functions[:MAX_FACE_ROWS])]
+    counts: dict[int, int] = {}
+    for _, k in faces:
+        counts[functions[k]["bound"]] = counts.get(functions[k]["bound"], 0) + 1
+    total = sum(functions[k]["bound"] for _, k in faces)
+    return {
+        "rows": rows, "nfaces": len(faces), "more": max(0, len(faces) - MAX_FACE_ROWS),
+        "pairs": [{"i": i, "j": j, "both": _number(b), "sum": _number(t)} for i, j, b, t in pairs] if len(pairs) <= MAX_PAIR_ROWS else None,
+        "npairs": len(pairs), "gap": _number(gap) if gap is not None else None,
+        "functions": table, "nfunctions": len(functions), "more_functions": max(0, len(functions) - MAX_FACE_ROWS),
+        "sum": " + ".join(f"{n}\\cdot {tex_int(b)}" if n > 1 else tex_int(b) for b, n in sorted(counts.items(), reverse=True)),
+        "bound": tex_int(total), "exact": all(r["limit"] is not None for r in rows),
+        "attn": uses_attn([f["form"] for f in functions[:MAX_FACE_ROWS]]),
+    }
+
+
+def hexagon_context(summary: dict, claims: dict[str, dict]) -> dict | None:
+    """The three binomials of `lower:hexagon` per shape."""
+    claim, exp = claims.get("lower:hexagon"), claims.get("exp-form")
+    if claim is None or exp is None:
+        return None
+    t_scale = int(exp["evidence"].get("t_scale", 1))
+    shapes = [{"index": s + 1, "factors": [tex_poly(f, t_scale) for f in item["factors"]]}
+              for s, item in enumerate(claim["evidence"]["shapes"]) if item is not None]
+    return {"shapes": shapes, "bound": tex_int(summary["hexagon_bound"])}
+
+
+def _poly_or_count(poly: list, t_scale: int) -> str:
+    return f"${tex_poly(poly, t_scale)}$" if len(poly) <= MAX_POLY_TERMS else f"{len(poly)} terms"
+
+
+def slices_context(summary: dict, claims: dict[str, dict]) -> dict | None:
+    """The factorisations of `lower:slices`: per shape, one row per level of nesting, then the last factor's bound."""
+    claim, exp = claims.get("lower:slices"), claims.get("exp-form")
+    if claim is None or exp is None:
+        return None
+    t_scale = int(exp["evidence"].get("t_scale", 1))
+    shapes = []
+    for s, item in enumerate(claim["evidence"]["shapes"]):
+        if item is None:
+            continue
+        rows, level = [], item
+        while level["method"] == "slices":
+            rows.append({"omega": tex_vector(level["omega"]), "point": tex_vector(level["point"]), "Y": len(level["A"]),
+                         "Z": _poly_or_count(level["B"], t_scale), "factor": sum(int(k) for _, k in level["roots"]) + 1,
+                         "roots": ", ".join(rf"$-{tex_rational(r)}$" + (rf" (${k}$ times)" if int(k) > 1 else "") for r, k in level["roots"])})
+            level = level["mu"]
+        last = ({"kind": "hexagon", "factors": [tex_poly(f, t_scale) for f in level["factors"]]} if level["method"] == "hexagon"
+                else {"kind": "vertices", "count": len(level["vertices"])})
+        shapes.append({"index": s + 1, "rows": rows, "last": last, "chain": _chain(item) if item["method"] == "slices" else None,
+                       "value": tex_int(_value(item))})
+    return {"shapes": shapes, "bound": tex_int(summary["slice_bound"])}

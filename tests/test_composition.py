@@ -70,13 +70,13 @@ def test_the_paw_is_decided_without_a_tree():
     assert cert["summary"]["lower_bound_claim"] in ("lower:slices", "lower:faces")
 
 
-def test_k4_by_disjoint_faces_with_rigid_edges_on_the_faces(k4):
+def test_k4_by_disjoint_faces_with_graphs_on_the_faces(k4):
     assert verify_certificate(k4).ok
     assert (k4["summary"]["lower_bound"], k4["summary"]["upper_bound"]) == (28, 38)
     ev = claim(k4, "lower:faces")["evidence"]
-    assert len(ev["faces"]) == 4 and {ev["functions"][k]["by"] for _, k in ev["faces"]} <= {"lower:edges", "lower:hexagon"}
+    assert len(ev["faces"]) == 4 and {ev["functions"][k]["by"] for _, k in ev["faces"]} <= {"lower:graph", "lower:edges", "lower:hexagon"}
     assert all(ev["functions"][k]["bound"] == 7 for _, k in ev["faces"])
-    assert "lemma:LE" in claim(k4, "lower:faces")["depends_on"]  # the faces' own lemmas are cited, so printed
+    assert {"lemma:LG", "lemma:LE"} <= set(claim(k4, "lower:faces")["depends_on"])  # the faces' own lemmas are cited, so printed
 
 
 def test_the_diamond_by_slices_with_the_hexagon(diamond):
@@ -109,7 +109,7 @@ def test_search_below_the_proved_bound_answers_from_the_lemma(capsys):
     for m in (1, 13, 14):
         code, out, err = run_cli(capsys, "search", "proofs/tournament_cycle.toml", "--d", "4", "--atoms", str(m), "--json")
         data = json.loads(out)
-        assert code == 0 and data["status"] == "unsat" and data["answer_kind"] == "proved" and data["proof"]["lemma"] == "LE"
+        assert code == 0 and data["status"] == "unsat" and data["answer_kind"] == "proved" and data["proof"]["lemma"] == "LG"
     code, out, err = run_cli(capsys, "search", "proofs/tournament_complete.toml", "--d", "4", "--atoms", "27")
     assert code == 0 and "proved by Lemma LD" in out and "kernel-checked" in out, out
 
@@ -271,3 +271,45 @@ def test_evidence_values_are_exact():
     entry = claim(cert, "lower:slices")["evidence"]["shapes"][0]
     assert all(isinstance(r, (int, str)) and Fraction(r) > 0 for r, _ in entry["roots"])
     assert all(isinstance(x, int) for x in entry["omega"] + entry["point"])
+
+
+# -- Lemma LG: graphs read from the model ------------------------------------------------------------------
+
+
+def test_cycle_graph_certificate_counts_its_vertices_and_needs_no_witness(capsys, tmp_path):
+    cert = built("proofs/tournament_cycle.toml", 5)
+    assert verify_certificate(cert).ok and cert["summary"]["minimum"] == 31 and cert["summary"]["lower_bound_claim"] == "lower:graph"
+    assert claim(cert, "lower:newton")["evidence"] == {"shapes": [{"method": "graph"}]}
+    for mutate, words in (
+        (lambda c: claim(c, "lower:graph")["evidence"].update(vertices=30), ("unknown fields",)),
+        (lambda c: c["summary"].update(newton_vertices=29), ()),
+        (lambda c: claim(c, "lower:graph").update(statement=claim(c, "lower:graph")["statement"].replace("V=30", "V=29")), ()),
+    ):
+        forged = copy.deepcopy(cert)
+        mutate(forged)
+        found = failures(forged)
+        assert found and all(any(w in m for m in found.values()) for w in words), found
+
+
+@pytest.mark.parametrize("text,words", [
+    ("sigmoid(q1) + sigmoid(q2) + sigmoid(q1 + q2)", "not a multiple of"),  # a non-graph term
+    ("sigmoid(q1-q2) + 2*sigmoid(q2-q1) + sigmoid(q2-q3) + sigmoid(q1-q3)", "one edge"),  # a doubled edge
+])
+def test_a_graph_method_on_a_function_that_is_no_graph_is_rejected(capsys, tmp_path, text, words):
+    cert = built(text)
+    claim(cert, "lower:newton")["evidence"]["shapes"] = [{"method": "graph"} for _ in claim(cert, "lower:newton")["evidence"]["shapes"]]
+    rejected_by_verify(capsys, tmp_path, cert, "lower:newton", words)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(1, 6), st.integers(0, 2**15 - 1))
+def test_the_kernels_orientation_count_is_the_chromatic_polynomial_at_minus_one(n, mask):
+    from headfusion.kernel.graphs import acyclic_orientations
+
+    pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
+    edges = [p for k, p in enumerate(pairs) if mask >> k & 1]
+    graph = nx.Graph()
+    graph.add_nodes_from(range(n))
+    graph.add_edges_from(edges)
+    chi = nx.chromatic_polynomial(graph)
+    assert acyclic_orientations(n, edges) == abs(int(chi.subs(chi.free_symbols.pop(), -1))) if chi.free_symbols else 1

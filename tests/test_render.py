@@ -209,9 +209,11 @@ def test_bezout_identities_are_written_out():
 
 
 def test_vertex_witnesses_are_tabulated_with_margins():
-    tex = render_latex(cert_for("proofs/tournament_cycle.toml", 3))
+    tex = render_latex(cert_for("sigmoid(q1) + sigmoid(q2) + sigmoid(q1 + q2)"))
     rows = re.findall(r"^\(([\d,]+)\) & \(([-\d,]+)\) & (\d+)\\\\$", tex, re.M)  # vertex, witness, margin
     assert len(rows) == 6 and all(int(r[2]) >= 1 for r in rows)
+    tex = render_latex(cert_for("proofs/tournament_cycle.toml", 3))  # a graph: its vertices counted (Lemma LG), no table
+    assert not re.findall(r"^\(([\d,]+)\) & \(([-\d,]+)\) & (\d+)\\\\$", tex, re.M) and "the verifier counts them: $6$ vertices" in tex
     assert r"\cite{stanley}" in tex and r"\bibitem{zaslavsky}" in tex  # the graphical zonotope, with its references
     assert r"\section{The TOML spec of the function}" in tex and r"{[}graph{]}" in tex  # brackets braced (tex_text)
     assert "description =" not in tex.split(r"\label{sec:source}")[1] and "DESIGN" not in tex  # the author's words are left out
@@ -457,10 +459,10 @@ def test_every_lower_bound_is_checkable_on_the_page():
     """ρ_B stated even when it is 1; rigid edges with their margins and the non-vertex points of supp Q′ named."""
     tex = render_latex(cert_for("sigmoid(q1) + sigmoid(2*q1)"))
     assert r"with the tilt $\rho_B=(1)$ (no tilt" in tex and r"\rho^p=\prod_\ell\rho_\ell^{p_\ell}" in tex
-    tri = cert_for("sigmoid(q1-q2) + sigmoid(q2-q3) + sigmoid(q1-q3)")
+    tri = cert_for("sigmoid(q1) + sigmoid(q2) + sigmoid(q1 + q2)")
     tex = render_latex(tri)
     assert r"witness $\omega$ & margin & $\len$" in tex
-    assert re.search(r"^1 & \$\(0,1\)\$ & \$\(0,2\)\$ & \$\(-1,0\)\$ & 1 & 1 & ", tex, re.M)  # ⟨ω,·⟩: −0 on the edge, −1 next
+    assert re.search(r"^1 & \$\(0,0\)\$ & \$\(0,1\)\$ & \$\(-1,0\)\$ & 1 & 1 & ", tex, re.M)  # ⟨ω,·⟩: −0 on the edge, −1 next
     assert r"has $7$ points: the vertices of Section~\ref{sec:newton} and the point $(1,1)$, which is not among them" in tex
     # the margin is the gap between the top level and the next one of supp Q′_B, recomputed here
     shape = next(c for c in tri["claims"] if c["id"] == "exp-form")["evidence"]["shapes"][0]

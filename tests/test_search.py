@@ -218,10 +218,10 @@ S3 = "sigmoid(q1)+sigmoid(3*q1)"  # proved bound 2 (Newton), m* = 4: z3 answers 
 
 
 def test_below_the_proved_bound_search_answers_from_the_kernel_checked_lemma(capsys):
-    """C_4 at m = 14: unsat from Lemma LE at once, no solver; at m = 15, its bound, z3 runs (and finds a head)."""
+    """C_4 at m = 14: unsat from Lemma LG at once, no solver; at m = 15, its bound, z3 runs (and finds a head)."""
     data = run_json(capsys, "search", "proofs/tournament_cycle.toml", "--d", "4", "--atoms", "14")
     assert data["status"] == "unsat" and data["answer_kind"] == "proved" and "query_sha256" not in data
-    assert data["proof"]["lemma"] == "LE" and data["proof"]["lower_bound"] == 15 and data["proof"]["kernel_checked"]
+    assert data["proof"]["lemma"] == "LG" and data["proof"]["lower_bound"] == 15 and data["proof"]["kernel_checked"]
     code, out, _ = run_cli(capsys, "search", "W", "--d", "2", "--atoms", "3")
     assert code == 0 and "UNSAT" in out and "proved by Lemma L5" in out and "kernel-checked" in out
     data = run_json(capsys, "search", "W", "--d", "2", "--atoms", "4")

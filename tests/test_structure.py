@@ -58,7 +58,7 @@ def failures(cert: dict) -> dict[str, str]:
     (THREE_ATOM_PAIR, 9, "lower:classes"),
     ("sigmoid(q1 + 1/2) + sigmoid(2*q1 + 1)", 4, "lower:classes"),  # e^b weights: the tilt ρ = e^(-1/2)
     ("sigmoid(q1 + log(2)) + sigmoid(2*q1 + log(4))", 4, "lower:classes"),
-    (TRIANGLE, 7, "lower:edges"),
+    (TRIANGLE, 7, "lower:graph"),  # a graph: its zonotope's edges are all rigid (LG), no tree of witnesses
     ("sigmoid(q1) + sigmoid(q2) + sigmoid(q1 + q2)", 7, "lower:edges"),
     (ONE_CONSTANT_EDGE, 5, "lower:edges"),
 ])
@@ -72,10 +72,11 @@ def test_a_lemma_decides_without_a_tree(text, minimum, claim_id):
 
 
 @pytest.mark.parametrize("n", [4, 5])
-def test_cycles_are_decided_by_rigid_edges(n):
+def test_cycles_are_decided_by_their_graphs(n):
     cert = certified("proofs/tournament_cycle.toml", n)
     assert verify_certificate(cert).ok
-    assert cert["summary"]["minimum"] == 2**n - 1 and cert["summary"]["lower_bound_claim"] == "lower:edges"
+    assert cert["summary"]["minimum"] == 2**n - 1 and cert["summary"]["lower_bound_claim"] == "lower:graph"
+    assert [s["method"] for s in claim(cert, "lower:newton")["evidence"]["shapes"]] == ["graph"]  # counted, no witness table
     assert not trees(cert)
 
 

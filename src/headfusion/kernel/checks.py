@@ -8,7 +8,7 @@ from fractions import Fraction
 from math import gcd, lcm, prod
 from typing import Any
 
-from headfusion.kernel import statements as say
+from headfusion.kernel import graphs, statements as say
 from headfusion.kernel.base import MAX_POINTS, MAX_TERMS, integer, rational, require, within
 from headfusion.kernel.model import Model, group_polys, relative_keys, t_scale
 from headfusion.kernel.poly import (Poly, add, divide, lattice_coordinates, mul, poly_from_json, product, t_sign,
@@ -79,7 +79,8 @@ def check_exp_form(model: Model, ev: dict, facts: Facts) -> Result:
     used_shapes = sorted({integer(b["shape"]) for b in blocks})
     require(used_shapes == list(range(len(shapes))), "every shape must be used by a block")
     out = {"scale": scale, "shapes": [parsed[s] for s in range(len(shapes))], "blocks": [integer(b["shape"]) for b in blocks],
-           "variables": [[integer(j) - 1 for j in b["variables"]] for b in blocks]}  # 0-based q indices of each block's columns
+           "variables": [[integer(j) - 1 for j in b["variables"]] for b in blocks],  # 0-based q indices of each block's columns
+           "heads": [[integer(h) for h in b["heads"]] for b in blocks]}
     rank = sum(parsed[s][2] for s in out["blocks"])
     return out, ["def:F", "lemma:L1"], say.exp_form(len(blocks), rank)
 
@@ -164,6 +165,10 @@ def check_newton(model: Model, ev: dict, facts: Facts) -> Result:
             require(_rank(directions) == len(directions), f"shape {i}: binomial directions are not independent")
             counts.append(2 ** len(directions))
             listed_sets.append(None)
+        elif item["method"] == "graph":  # a tournament block: the vertices of its graphical zonotope, counted (Lemma LG)
+            require(set(item) == {"method"}, f"shape {i}: a graph's vertices are counted, not listed")
+            counts.append(graphs.graph_vertices(model, facts, i))
+            listed_sets.append(None)
         else:
             require(item["method"] == "vertices", f"shape {i}: unknown method")
             vertices = vertices_of(support, item["vertices"], rank, f"shape {i}")
@@ -171,10 +176,12 @@ def check_newton(model: Model, ev: dict, facts: Facts) -> Result:
             listed_sets.append(vertices)
         methods.add(item["method"])
     total = prod(counts[s] for s in exp["blocks"])
-    how = " and ".join(sorted({"integer witnesses" if m == "vertices" else "Lemma LZ" for m in methods}, reverse=True)) or "no variables"
-    deps = ["coprime", "exp-form", "lemma:L5"] + ["lemma:LP"] * (len(exp["blocks"]) > 1) + ["lemma:LZ"] * ("parallelepiped" in methods)
+    names = {"vertices": "integer witnesses", "parallelepiped": "Lemma LZ", "graph": "Lemma LG"}
+    how = " and ".join(sorted({names[m] for m in methods}, key=list(names.values()).index)) or "no variables"
+    deps = ["coprime", "exp-form", "lemma:L5"] + ["lemma:LP"] * (len(exp["blocks"]) > 1) + ["lemma:LZ"] * ("parallelepiped" in methods) \
+        + ["lemma:LG"] * ("graph" in methods)
     # per shape: V_B and, for listed vertices, the set (lower:classes mixes V_B in, lower:edges spans it)
-    return {"count": total, "shapes": list(zip(counts, listed_sets))}, deps, say.newton(total, how)
+    return {"count": total, "shapes": list(zip(counts, listed_sets)), "methods": methods}, deps, say.newton(total, how)
 
 
 def vertices_of(support: list, listed: object, rank: int, where: str) -> frozenset:

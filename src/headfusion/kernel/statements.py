@@ -24,6 +24,7 @@ LEMMAS: dict[str, tuple[str, tuple[str, ...], str]] = {
     "LH": ("Hexagon", ("L5",), r"Let $f_k=\varphi_kx^{p_k}+\varphi'_kx^{p_k+\delta_k}$ ($k=1,2,3$) have positive coefficients, with $\delta_1,\delta_2$ linearly independent, $\delta_3=\pm\delta_1\pm\delta_2$ and $\varphi'_3/\varphi_3=(\varphi'_1/\varphi_1)^{\pm1}(\varphi'_2/\varphi_2)^{\pm1}$ with the same signs. Then $\mathcal{T}(R)\ge7$ for every $R$ divisible by $f_1f_2f_3$."),
     "LS": ("Slices", ("LM",), r"Let $R=YZ$ up to a unit, with $\operatorname{supp}Y$ on one level of an integer functional $\omega$, and let $x'$ have positive coordinates. If $y\mapsto Z(x'\odot y^\omega)$ ($x_\ell$ replaced by $x'_\ell y^{\omega_\ell}$) is a nonzero Laurent polynomial with $n$ negative roots counted with multiplicity, then $\mathcal{T}(R)\ge(n+1)\,\mathcal{T}(Y)$."),
     "LD": ("Disjoint faces", ("L1", "L2", "L4", "L5"), r"For a direction $u$ let $F_u(q)=\lim_{\tau\to\infty}F(q+\tau u)$. If $F=P'/Q'$ with $\gcd(P',Q')=1$ and $u_1,\dots,u_n$ are integer directions with $\max_{\operatorname{supp}Q'}\langle u_i+u_j,\cdot\rangle<\max_{\operatorname{supp}Q'}\langle u_i,\cdot\rangle+\max_{\operatorname{supp}Q'}\langle u_j,\cdot\rangle$ for all $i\ne j$, then $m^*(F)\ge\sum_im^*(F_{u_i})$."),
+    "LG": ("Graphical zonotopes", ("L5", "LE"), r"Let a block of $F$ be $\sum_{ij\in E}a_{ij}\sigma(\pm(q_i-q_j))$ plus a constant, over the edges of a simple graph $G$ with any orientations and all $a_{ij}\ne0$, and let $Q'_B$ be the product of its edge binomials $x_i+x_j$ (up to a unit). Then $\operatorname{Newt}(Q'_B)$ is the graphical zonotope of $G$, its vertices are the score vectors of the $a(G)$ acyclic orientations of $G$, and every edge of it is rigid."),
     "LR": ("Refutations", ("L2", "L3", "L4", "L5"), r"If a refutation tree for $m$ closes all its leaves, no head with at most $m$ atoms represents $F$."),
 }
 
@@ -113,6 +114,14 @@ def edges(count: int, vertices: int, support: int) -> str:
     return (rf"Spanning trees of {plural(count, 'rigid edge')}, each with its exposing witness (Table~\ref{{tab:edges}}), join the "
             rf"vertices of every block's Newton polytope; $V={tex_int(vertices)}$ and $|\operatorname{{supp}}Q'|={tex_int(support)}>V$, "
             rf"so by Lemma LE, $m^*(F)\ge {tex_int(vertices + 1)}$.")
+
+
+def graph(graphs: list[tuple[int, list]], vertices: int, support: int) -> str:
+    sizes = "; ".join(f"{n} vertices and {len(edges)} edges" for n, edges in graphs)
+    which = "its block is the tournament function of a simple graph" if len(graphs) == 1 else "each block shape is the tournament function of a simple graph"
+    return (rf"Read from the model, {which} ({sizes}; Section~\ref{{sec:graph}}) whose edge binomials are the factors of $Q'_B$: by"
+            rf" Lemma LG, $\operatorname{{Newt}}(Q')$ has exactly $V={tex_int(vertices)}$ vertices, the acyclic orientations counted by the"
+            rf" verifier, and all its edges are rigid; $|\operatorname{{supp}}Q'|={tex_int(support)}>V$, so by Lemma LE, $m^*(F)\ge {tex_int(vertices + 1)}$.")
 
 
 def head(atoms: int) -> str:

@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Callable
 
-from headfusion.kernel import checks, faces, multiples, statements as say, structure
+from headfusion.kernel import checks, faces, graphs, multiples, statements as say, structure
 from headfusion.kernel.base import CheckFailed, SchemaError, parse_json, read_certificate_text, require, sha256
 from headfusion.kernel.model import Model, model_from_json
 
@@ -26,6 +26,7 @@ KINDS: dict[str, tuple[str, str, Callable]] = {  # check: (kind, title, function
     "newton": ("lower-bound", "Newton-polytope bound", checks.check_newton),
     "classes": ("lower-bound", "Residue-class bound", structure.check_classes),
     "edges": ("lower-bound", "Rigid-edge bound", structure.check_edges),
+    "graph": ("lower-bound", "Graph bound", graphs.check_graph),
     "hexagon": ("lower-bound", "Hexagon bound", lambda m, e, f: multiples.check_multiples("LH", m, e, f)),
     "slices": ("lower-bound", "Slice bound", lambda m, e, f: multiples.check_multiples("LS", m, e, f)),
     "faces": ("lower-bound", "Disjoint-face bound", lambda m, e, f: faces.check_faces(m, e, f, SUB_CHECKS)),
@@ -36,15 +37,15 @@ KINDS: dict[str, tuple[str, str, Callable]] = {  # check: (kind, title, function
 }
 FIXED = {"def:F": "definition", "exp-form": "exp-form", "coprime": "coprime", "upper": "construction",
          "lower:newton": "newton", "lower:classes": "classes", "lower:edges": "edges", "lower:hexagon": "hexagon",
-         "lower:slices": "slices", "lower:faces": "faces"}
-LOWER = ("lower:classes", "lower:edges", "lower:hexagon", "lower:slices", "lower:faces")  # claims stating a "bound"
+         "lower:slices": "slices", "lower:faces": "faces", "lower:graph": "graph"}
+LOWER = ("lower:classes", "lower:graph", "lower:edges", "lower:hexagon", "lower:slices", "lower:faces")  # claims stating a "bound"
 MULTIPLICATIVE = ("lower:newton", "lower:classes", "lower:hexagon", "lower:slices")  # bounds on μ(Q′): they hold for every d (LP, LM)
 REQUIRED = ("def:F", "exp-form", "coprime", "upper", "lower:newton", "theorem")
 _ = None  # FIELDS: every field a check may find in its evidence ({...} a table, [x] a list of x); any other fails
 FIELDS: dict[str, object] = {"exp-form": {"t_scale": _, "shapes": [{"denominator": _, "rows": _, "P": _, "Q": _}], "blocks": [
     {"shape": _, "heads": _, "variables": _}]}, "construction": {"heads": [{"N": _, "D": _}]}, "newton": {"shapes": [{"method": _, "vertices": _}]},
     "coprime": {"shapes": [{"factors": [{"poly": _, "multiplicity": _, "reason": _, "substitution": _, "A": _, "B": _}]}]},
-    "faces": {"faces": _, "functions": _}, "hexagon": {"shapes": _}, "slices": {"shapes": _}, "unknown": {"atoms": _, "reason": _},
+    "faces": {"faces": _, "functions": _}, "graph": {}, "hexagon": {"shapes": _}, "slices": {"shapes": _}, "unknown": {"atoms": _, "reason": _},
     "refutation": {"atoms": _, "tree": _, "multipliers": _, "symmetries": _}, "head": {"atoms": _, "head": [{"key": _, "weight": _, "value": _}]},
     "testimony": {"atoms": _, "verdict": _, "query_sha256": _, "options": _, "solvers": [{"name": _, "version": _, "verdict": _}]},
     "classes": {"shapes": [{"lattice": _, "tilt": _, "sums": _}]}, "edges": {"shapes": [{"edges": _}]}}
@@ -159,7 +160,7 @@ def summary(model: Model, facts: dict, every_d: bool = False) -> dict:
         "lower_bound": theorem["lower"], "upper_bound": theorem["upper"], "minimum": theorem["minimum"],
         "status": theorem["status"], "newton_vertices": facts["lower:newton"]["count"],
         **{f"{name}_bound": facts[i]["bound"] if i in facts else None for i, name in (
-            ("lower:classes", "residue_class"), ("lower:edges", "rigid_edge"), ("lower:hexagon", "hexagon"),
+            ("lower:classes", "residue_class"), ("lower:graph", "graph"), ("lower:edges", "rigid_edge"), ("lower:hexagon", "hexagon"),
             ("lower:slices", "slice"), ("lower:faces", "disjoint_face"))},
         "lower_bound_claim": theorem["lower_by"],
         "refutations": sum(1 for i in facts if i.startswith("search:") and "lower" in facts[i]),

@@ -196,7 +196,7 @@ def _tilt_json(tilt, scale: int) -> list[str]:
     return out
 
 
-METHOD_NAMES = {"L5": "newton-polytope (L4, L5)", "LK": "residue-classes (LK)", "LE": "rigid-edges (LE)", "LH": "hexagon (LH, LM)",
+METHOD_NAMES = {"L5": "newton-polytope (L4, L5)", "LK": "residue-classes (LK)", "LG": "graph (LG, LE)", "LE": "rigid-edges (LE)", "LH": "hexagon (LH, LM)",
                 "LS": "slices (LS, LM)", "LD": "disjoint-faces (LD)"}
 
 

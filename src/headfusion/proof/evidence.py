@@ -14,6 +14,7 @@ import sympy
 from headfusion.algebra.expform import Block, ExpForm, x_support
 from headfusion.algebra.laurent import LPoly
 from headfusion.bounds.engine import FunctionBounds
+from headfusion.bounds.graphs import block_graph
 from headfusion.bounds.multiples import Multiple, product_of
 from headfusion.bounds.lower import NewtonBound, binomial_generators
 from headfusion.bounds.polytope import newton_graph, rank
@@ -161,19 +162,19 @@ def construction_evidence(form: ExpForm) -> dict:
 
 
 def newton_evidence(bound: NewtonBound, coprime: dict, listed: bool = False) -> dict:
-    """Per shape: "parallelepiped" when Q′_B's factors are independent binomials, else vertices with witnesses.
+    """Per shape: "graph" for a simple graph's tournament (its zonotope's vertices counted, Lemma LG), "parallelepiped"
+    when Q′_B's factors are independent binomials, else vertices with witnesses.
 
     `listed`: vertices with witnesses for every shape (the rigid-edge claim spans them).
     """
     shapes, assignment = block_shapes(bound.form)
     out = []
     for i, b in enumerate(shapes):
+        if not listed and block_graph(bound.form, b) is not None:
+            out.append({"method": "graph"})
+            continue
         factors = coprime["shapes"][i]["factors"]
-        directions = []
-        for item in factors:
-            exps = sorted({tuple(e[:-1]) for e, _ in item["poly"]})
-            directions.append(tuple(x - y for x, y in zip(exps[0], exps[-1])) if len(exps) == 2 else None)
-        if not listed and None not in directions and rank(directions) == len(directions):
+        if not listed and _independent(factors):
             out.append({"method": "parallelepiped"})
             continue
         nb = bound.blocks[assignment.index(i)]
@@ -183,6 +184,15 @@ def newton_evidence(bound: NewtonBound, coprime: dict, listed: bool = False) -> 
             vertices = newton_graph(sorted(x_support(b.Q_reduced)), binomial_generators(b), with_edges=False).vertices
         out.append({"method": "vertices", "vertices": [[list(v), list(c)] for v, c in vertices]})
     return {"shapes": out}
+
+
+def _independent(factors: list) -> bool:
+    """The factors of Q′_B are binomials with independent exponent differences (a parallelepiped, Lemma LZ)."""
+    directions = []
+    for item in factors:
+        exps = sorted({tuple(e[:-1]) for e, _ in item["poly"]})
+        directions.append(tuple(x - y for x, y in zip(exps[0], exps[-1])) if len(exps) == 2 else None)
+    return None not in directions and rank(directions) == len(directions)
 
 
 def canonical_json(form: tuple) -> list:
@@ -217,7 +227,7 @@ def multiples_evidence(bounds: FunctionBounds) -> dict:
     return {"shapes": out}
 
 
-CLAIM_OF = {"LK": "lower:classes", "LE": "lower:edges", "LH": "lower:hexagon", "LS": "lower:slices", "LD": "lower:faces"}
+CLAIM_OF = {"LK": "lower:classes", "LG": "lower:graph", "LE": "lower:edges", "LH": "lower:hexagon", "LS": "lower:slices", "LD": "lower:faces"}
 
 
 def direction_json(direction: tuple) -> list:
@@ -232,6 +242,8 @@ def lower_claims(bounds: FunctionBounds, table: dict[tuple, int] | None, listed:
     lemma = bounds.best[1]
     coprime = coprimality_evidence(bounds.form)
     out = [("lower:newton", newton_evidence(bounds.newton, coprime, listed=listed or lemma == "LE"))]
+    if bounds.graph is not None and lemma != "LE":  # a graph's paragraph, also when another lemma is stronger
+        out.append(("lower:graph", {}))
     if lemma == "LK":
         out.append(("lower:classes", classes_evidence(bounds.form, bounds.structure)))
     elif lemma == "LE":

@@ -15,7 +15,7 @@ from headfusion.kernel.verify import KINDS, check_of
 from headfusion.proof import evidence
 from headfusion.spec.model import MultiHead
 
-LEMMA_OF_CLAIM = {"lower:newton": "L5", "lower:classes": "LK", "lower:edges": "LE", "lower:hexagon": "LH",
+LEMMA_OF_CLAIM = {"lower:newton": "L5", "lower:classes": "LK", "lower:graph": "LG", "lower:edges": "LE", "lower:hexagon": "LH",
                   "lower:slices": "LS", "lower:faces": "LD"}
 
 

@@ -18,7 +18,7 @@ from headfusion.render.tex import tex_int, tex_linear, tex_poly, tex_rational, t
 MAX_FACE_ROWS = 40
 MAX_PAIR_ROWS = 45  # the pair table is printed for at most 10 faces; beyond, its extremes are named
 MAX_POLY_TERMS = 12
-LEMMA_OF = {"lower:newton": "L5", "lower:classes": "LK", "lower:edges": "LE", "lower:hexagon": "LH", "lower:slices": "LS",
+LEMMA_OF = {"lower:newton": "L5", "lower:classes": "LK", "lower:graph": "LG", "lower:edges": "LE", "lower:hexagon": "LH", "lower:slices": "LS",
             "lower:faces": "LD"}
 
 
@@ -65,6 +65,8 @@ def _instance(entry: dict) -> str:
         return r"Lemmas~\ref{lem:LH} and~\ref{lem:LM}: a tilted hexagon divides each $Q'_B$ shown"
     if by == "lower:slices":
         return r"Lemmas~\ref{lem:LS} and~\ref{lem:LM}: " + "; ".join(_chain(s) for s in claims[by]["shapes"] if s)
+    if by == "lower:graph":
+        return rf"Lemma~\ref{{lem:LG}}: a graph's $V={tex_int(entry['bound'] - 1)}$ acyclic orientations and $|\supp Q'|>V$"
     if by == "lower:faces":
         faces = claims[by]["faces"]
         return rf"Lemma~\ref{{lem:LD}}: {len(faces)} disjoint faces, functions " + ", ".join(str(k) for _, k in faces)
@@ -166,3 +168,15 @@ def slices_context(summary: dict, claims: dict[str, dict]) -> dict | None:
         shapes.append({"index": s + 1, "rows": rows, "last": last, "chain": _chain(item) if item["method"] == "slices" else None,
                        "value": tex_int(_value(item))})
     return {"shapes": shapes, "bound": tex_int(summary["slice_bound"])}
+
+
+def graph_context(summary: dict, claims: dict[str, dict]) -> dict | None:
+    """The paragraph of `lower:graph`: V (the graphs' acyclic orientations), |supp Q′| and the bound."""
+    if "lower:graph" not in claims:
+        return None
+    exp = claims["exp-form"]["evidence"]
+    support = 1
+    for block in exp["blocks"]:
+        support *= len({tuple(e[:-1]) for e, _ in exp["shapes"][int(block["shape"])]["Q"]})
+    return {"vertices": tex_int(summary["newton_vertices"]), "support": tex_int(support), "bound": tex_int(summary["graph_bound"]),
+            "nshapes": len(exp["shapes"])}

@@ -16,7 +16,7 @@ import re
 from headfusion.render.files import sanitize_slug
 from headfusion.render.names import claim_names, lemma_tag, used_claims
 from headfusion.render.search import refutation_polys, refutations_context, testimony_context
-from headfusion.render.composition import faces_context, hexagon_context, slices_context
+from headfusion.render.composition import faces_context, graph_context, hexagon_context, slices_context
 from headfusion.render.sections import construction_context, exp_form_context, heads_context
 from headfusion.render.sketch import proof_sketch
 from headfusion.render.source import command_text, function_parts, source_lines
@@ -131,6 +131,7 @@ LOWER_BY = {  # claim id -> where the lower bound comes from, in words
     "lower:newton": r"the Newton-polytope bound (Lemma~\ref{lem:L5}, Section~\ref{sec:lower})",
     "lower:classes": r"the residue-class bound (Lemma~\ref{lem:LK}, Section~\ref{sec:classes})",
     "lower:edges": r"the rigid-edge bound (Lemma~\ref{lem:LE}, Section~\ref{sec:edges})",
+    "lower:graph": r"the graph bound (Lemmas~\ref{lem:LG} and~\ref{lem:LE}, Section~\ref{sec:graph})",
     "lower:hexagon": r"the hexagon bound (Lemmas~\ref{lem:LH} and~\ref{lem:LM}, Section~\ref{sec:hexagon})",
     "lower:slices": r"the slice bound (Lemmas~\ref{lem:LS} and~\ref{lem:LM}, Section~\ref{sec:slices})",
     "lower:faces": r"the disjoint-face bound (Lemma~\ref{lem:LD}, Section~\ref{sec:faces})",
@@ -188,7 +189,8 @@ def _evidence_kinds(claims: dict[str, dict], ctx: dict) -> str:
     if not kinds and shapes and all(sh.get("newton") and sh["newton"].get("k") == 0 for sh in shapes):
         kinds.append("a unit denominator")
     kinds += [text for key, text in (("classes", "a table of class sums"), ("edges", "a spanning tree of rigid edges")) if ctx[key]]
-    kinds += [text for key, text in (("hexagon", "a hexagon of binomial factors"), ("slices", "factorisations with negative roots"),
+    kinds += [text for key, text in (("graph", "graphs read from the model, with their acyclic orientations counted"),
+                                     ("hexagon", "a hexagon of binomial factors"), ("slices", "factorisations with negative roots"),
                                      ("faces", "pairwise disjoint faces with the certificates of their face functions")) if ctx[key]]
     if ctx["nrefutations"]:
         kinds.append("refutation trees")
@@ -244,6 +246,7 @@ def build_context(cert: dict) -> dict:
         "construction": construction_context(claims),
         "faces": faces_context(cert, claims),
         "hexagon": hexagon_context(summary, claims),
+        "graph": graph_context(summary, claims),
         "slices": slices_context(summary, claims),
         "classes": classes_context(summary, claims),
         "edges": edges_context(summary, claims),

@@ -21,7 +21,7 @@ _FIXED = {
 }
 
 
-BOUND_NAMES = {"lower:hexagon": ("Hexagon bound", "hexagon_bound"), "lower:slices": ("Slice bound", "slice_bound"),
+BOUND_NAMES = {"lower:graph": ("Graph bound", "graph_bound"), "lower:hexagon": ("Hexagon bound", "hexagon_bound"), "lower:slices": ("Slice bound", "slice_bound"),
                "lower:faces": ("Disjoint-face bound", "disjoint_face_bound")}
 
 

@@ -291,10 +291,31 @@ def _coprime_shape(entry: dict, shape: dict, t_scale: int) -> dict:
     }
 
 
-def _newton_shape(nb: dict, shape: dict, coprime: dict | None) -> dict:
-    """Per shape: parallelepiped (its binomial directions) or the vertex table with witnesses and margins."""
+def block_edges(heads: list[dict], indices: list[int]) -> tuple[int, list[tuple[int, int]]]:
+    """(vertices, edges ij in q indices, 1-based) of a graph block read from the model's heads (display only)."""
+    edges = []
+    for h in indices:
+        keys = [{int(j): str(v) for j, v in a["key"]} for a in heads[h]["atoms"]]
+        edges.append(tuple(sorted(set(keys[0]) | set(keys[1]))))
+    return len({j for e in edges for j in e}), edges
+
+
+def _local(graph: tuple[int, list[tuple[int, int]]]) -> tuple[int, list[tuple[int, int]]]:
+    names = sorted({j for e in graph[1] for j in e})
+    index = {j: k for k, j in enumerate(names)}
+    return len(names), [(index[i], index[j]) for i, j in graph[1]]
+
+
+def _newton_shape(nb: dict, shape: dict, coprime: dict | None, graph: tuple | None = None) -> dict:
+    """Per shape: its graph (Lemma LG), a parallelepiped (its binomial directions) or the vertex table with witnesses and margins."""
     out: dict[str, Any] = {"method": nb.get("method")}
-    if nb.get("method") == "vertices":
+    if nb.get("method") == "graph" and graph is not None:
+        from headfusion.kernel.graphs import acyclic_orientations
+
+        n, edges = graph
+        out.update(edges=", ".join(f"{i}{j}" if max(i, j) < 10 else f"{i}\\text{{-}}{j}" for i, j in edges), nedges=len(edges),
+                   count=tex_int(acyclic_orientations(*_local(graph))))
+    elif nb.get("method") == "vertices":
         support = list(_x_groups(shape["Q"]))
         rows = []
         for vertex, witness in nb.get("vertices", [])[:MAX_VERTEX_ROWS]:
@@ -349,7 +370,8 @@ def exp_form_context(cert: dict, claims: dict[str, dict]) -> dict | None:
             "long": max(len(shape["P"]), len(shape["Q"])) > MAX_DISPLAY_TERMS,
             "factors": _coprime_shape(coprime[s], shape, t_scale) if s < len(coprime) else None,
         }
-        entry["newton"] = _newton_shape(newton[s], shape, coprime[s] if s < len(coprime) else None) if s < len(newton) else None
+        graph = block_edges(heads, rep["heads"]) if s < len(newton) and newton[s].get("method") == "graph" else None
+        entry["newton"] = _newton_shape(newton[s], shape, coprime[s] if s < len(coprime) else None, graph) if s < len(newton) else None
         shapes.append(entry)
     block_rows = _block_rows(blocks)
     return {

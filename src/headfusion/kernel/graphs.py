@@ -1,0 +1,105 @@
+"""Graphical zonotopes (Lemma LG, DESIGN §9): one proof for every graph.
+
+claim / method          lemma  recomputed here
+lower:newton "graph"    LG     the block's heads are a_h·σ(±(q_i − q_j)) + const on distinct edges ij of a simple graph
+                               G_B (two atoms of equal weight, keys differing by ±(1_i − 1_j), a_h·(v_1 − v_0) ≠ 0), and
+                               the factors of Q′_B are exactly the |E| edge binomials, each once, with equal coefficients:
+                               Newt(Q′_B) is the graphical zonotope Z_G, its vertices the a(G_B) acyclic orientations,
+                               counted here by the source recursion (at most MAX_GRAPH_VERTICES vertices).
+lower:graph             LG, LE every shape's vertices counted so, and |supp Q′| > V = Π_B a(G_B): every edge of Z_G is
+                               rigid, so m*(F) ≥ V + 1.
+"""
+
+from __future__ import annotations
+
+from math import prod
+
+from headfusion.kernel import statements as say
+from headfusion.kernel.base import require, within
+from headfusion.kernel.model import Model, relative_keys
+from headfusion.kernel.poly import lattice_coordinates, x_groups
+
+MAX_GRAPH_VERTICES = 14  # the source recursion visits 3^n pairs of vertex sets
+
+
+def acyclic_orientations(n: int, edges: list[tuple[int, int]]) -> int:
+    """a(G) on vertices 0..n−1: a(S) = Σ over nonempty independent I ⊆ S of (−1)^(|I|+1)·a(S ∖ I) (I: the sources)."""
+    within(n, MAX_GRAPH_VERTICES, "vertices of a graph whose orientations are counted")
+    adjacent = [0] * n
+    for i, j in edges:
+        adjacent[i] |= 1 << j
+        adjacent[j] |= 1 << i
+    a = [1] + [0] * ((1 << n) - 1)
+    for S in range(1, 1 << n):
+        sub = S
+        while sub:  # every nonempty I ⊆ S
+            if all(not (adjacent[v] & sub) for v in range(n) if sub >> v & 1):
+                a[S] += (-1) ** (bin(sub).count("1") + 1) * a[S & ~sub]
+            sub = (sub - 1) & S
+    return a[-1]
+
+
+def block_graph(model: Model, exp: dict, factors: list, shape: int) -> tuple[int, list[tuple[int, int]]]:
+    """(vertices, edges) of the graph G_B of the first block of this shape, after every check of the method "graph"."""
+    b = exp["blocks"].index(shape)
+    variables, (den, rows, _, _, _) = exp["variables"][b], exp["shapes"][shape]
+    local = {j: k for k, j in enumerate(variables)}
+    edges, directions = [], set()
+    for h in exp["heads"][b]:
+        scale, atoms = model.heads[h]
+        keys = relative_keys(atoms)
+        step = next((k for k in keys if k), {})
+        require(len(atoms) == 2 and len({(a.coef, a.bias) for a in atoms}) == 1 and sorted(step.values()) == [-1, 1]
+                and scale * (atoms[1].value - atoms[0].value) != 0, f"shape {shape}: head {h} is not a multiple of σ(q_i − q_j)")
+        edges.append(tuple(sorted(local[j] for j in step)))
+        coords = lattice_coordinates({local[j]: v for j, v in step.items()}, den, rows)
+        directions |= {coords, tuple(-x for x in coords)}
+    require(len(set(edges)) == len(edges), f"shape {shape}: two heads on one edge (not a simple graph)")
+    found = set()
+    for f, e, _ in factors:
+        (u, cu), (w, cw) = sorted(x_groups(f).items()) if len(x_groups(f)) == 2 else ((None, 0), (None, 1))
+        require(u is not None and e == 1 and cu == cw, f"shape {shape}: a factor of Q'_B is not a simple edge binomial")
+        found.add(tuple(y - x for x, y in zip(u, w)))
+    require(len(found) == len(factors) == len(edges) and {d for d in found} | {tuple(-x for x in d) for d in found} == directions,
+            f"shape {shape}: the factors of Q'_B are not the edge binomials of the graph")
+    return len(variables), edges
+
+
+def graph_vertices(model: Model, facts: dict, shape: int) -> int:
+    """V_B = a(G_B): the vertices of the graphical zonotope Newt(Q′_B) (Lemma LG)."""
+    return acyclic_orientations(*block_graph(model, facts["exp-form"], facts["coprime"]["factors"][shape], shape))
+
+
+def check_graph(model: Model, ev: dict, facts: dict) -> tuple[dict, list[str], str]:
+    """Lemma LG: every block a graph whose zonotope's edges are all rigid; with |supp Q′| > V, m*(F) ≥ V + 1."""
+    exp, newton = facts["exp-form"], facts["lower:newton"]
+    require(ev == {}, "lower:graph carries no evidence: the graphs are read from the model")
+    require(newton["methods"] == {"graph"}, "lower:graph needs every shape's vertices counted as a graph's (lower:newton)")
+    support = prod(len(x_groups(exp["shapes"][s][4])) for s in exp["blocks"])
+    V = newton["count"]
+    require(support > V, f"|supp Q'| = {support} equals V = {V}: the graphs are forests, Lemma LG gives nothing beyond L5")
+    graphs = [block_graph(model, exp, facts["coprime"]["factors"][s], s) for s in sorted(set(exp["blocks"]))]
+    return {"bound": V + 1}, ["coprime", "exp-form", "lemma:LE", "lemma:LG", "lower:newton"], say.graph(graphs, V, support)
+
+
+def forests(n: int, edges: list[tuple[int, int]]) -> int:
+    """T_G(2, 1), the number of edge sets without a cycle (used for the closed forms of families)."""
+    within(len(edges), 24, "edges of a graph whose forests are counted")
+    count = 0
+    for mask in range(1 << len(edges)):
+        parent = list(range(n))
+
+        def root(v: int) -> int:
+            while parent[v] != v:
+                v = parent[v]
+            return v
+
+        for k, (i, j) in enumerate(edges):
+            if mask >> k & 1:
+                if root(i) == root(j):
+                    break
+                parent[root(i)] = root(j)
+        else:
+            count += 1
+    return count
+

@@ -14,6 +14,7 @@ from typing import Any
 
 from headfusion import __version__
 from headfusion.algebra.expform import exponential_form
+from headfusion.bounds.classes import untried_tilts
 from headfusion.bounds.lower import face_limit_bound, newton_bound
 from headfusion.bounds.structural import structural_bounds
 from headfusion.kernel import statements
@@ -140,7 +141,7 @@ def build_certificate(spec: Spec, command: list[str], search_results: list[dict]
     except SchemaError as exc:  # a claim the kernel would refuse to replay: refused now, with the limit named
         raise ResourceLimit(f"the certificate would exceed what verify replays ({exc}); analyze answers this function") from None
     cert["metadata"] = {"note": PROVENANCE_NOTE, "versions": versions(), "command": command,
-                        "notes": [n for n in [face_note, *(notes or [])] if n]}
+                        "notes": [n for n in [face_note, *untried_tilts(form), *(notes or [])] if n]}
     failed = [r for r in verify_certificate(cert).rows if r[2] == "failed"]
     if failed:
         raise CheckFailed(f"the kernel rejects the certificate just built: {failed[0][0]}: {failed[0][3]}")

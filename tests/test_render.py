@@ -203,7 +203,7 @@ def test_bezout_identities_are_written_out():
     tex = render_latex(cert_for("sigmoid(q1) + sigmoid(2*q1)"))
     assert r"\emph{B\'ezout identity}" in tex
     assert r"P'_B(y^\kappa)&=y + y^{2} + 2y^{3}" in tex and r"f(y^\kappa)&=1 + y^{2}" in tex
-    assert r"A&=-y^{-1} - 1,\qquad A'=3 + 2y" in tex
+    assert "A&=-y^{-1} - 1,\\\\\nA'&=3 + 2y" in tex  # A and A' on rows of their own: a long A' never overfills the line
     assert r"A\,P'_B(y^\kappa)+A'\,f(y^\kappa)&=2," in tex  # (−1/y − 1)(y + y² + 2y³) + (3 + 2y)(1 + y²) = 2
     tex = render_latex(cert_for("attn([0,q1,q2],[1,2,5]) + sigmoid(q1)"))
     assert r"x_{1}=y,\ x_{2}=y^{2}" in tex and r"A\,P'_B(y^\kappa)+A'\,f(y^\kappa)&=13," in tex
@@ -458,12 +458,12 @@ def test_face_forms_normalise_the_sign_of_sigma():
 def test_every_lower_bound_is_checkable_on_the_page():
     """ρ_B stated even when it is 1; rigid edges with their margins and the non-vertex points of supp Q′ named."""
     tex = render_latex(cert_for("sigmoid(q1) + sigmoid(2*q1)"))
-    assert r"with the tilt $\rho_B=(1)$ (no tilt" in tex and r"\rho^p=\prod_\ell\rho_\ell^{p_\ell}" in tex
+    assert r"with no tilt ($\rho_B=(1)$" in tex and r"\rho^p=\prod_\ell\rho_\ell^{p_\ell}" in tex
     tri = cert_for("sigmoid(q1-q2) + sigmoid(q2-q3) + sigmoid(q1-q3)")
     tex = render_latex(tri)
     assert r"witness $\omega$ & margin & $\len$" in tex
     assert re.search(r"^1 & \$\(0,1\)\$ & \$\(0,2\)\$ & \$\(-1,0\)\$ & 1 & 1 & ", tex, re.M)  # ⟨ω,·⟩: −0 on the edge, −1 next
-    assert r"has $7$ points: the vertices of Section~\ref{sec:newton} and the point $(1,1)$, which is not among them" in tex
+    assert r"has $7$ points: the $6$ certified vertices of Section~\ref{sec:newton} and the point $(1,1)$, which is not among them" in tex
     # the margin is the gap between the top level and the next one of supp Q′_B, recomputed here
     shape = next(c for c in tri["claims"] if c["id"] == "exp-form")["evidence"]["shapes"][0]
     levels = sorted({-int(e[0]) for e, _ in shape["Q"]}, reverse=True)  # ω = (−1, 0)

@@ -10,7 +10,7 @@ from __future__ import annotations
 LEMMAS: dict[str, tuple[str, tuple[str, ...], str]] = {
     # id: (name, lemmas its proof cites, statement)
     "L1": ("Merge", (), r"Atoms with equal keys merge; a head is a pair $(N,D)$ of exponential polynomials with positive coefficients in $D$ and $\operatorname{supp}N\subseteq\operatorname{supp}D$, of size $|\operatorname{supp}D|$."),
-    "L2": ("Components", ("L1",), r"Let $F=P'/Q'$ with $P',Q'$ exponential polynomials with keys in the lattice $\Lambda$ and $S=\operatorname{supp}P'\cup\operatorname{supp}Q'$. A head of minimum size for $F$ may be taken connected (keys joined by differences in $S-S$), with keys in $\Lambda$."),
+    "L2": ("Components", ("L1",), r"Let $F=P'/Q'$ with $P',Q'$ exponential polynomials with keys in the lattice $\Lambda$ and $S=\operatorname{supp}P'\cup\operatorname{supp}Q'$. Every head for $F$ can be replaced by a head for $F$ with no more atoms that is connected (keys joined by differences in $S-S$) and has its keys in $\Lambda$."),
     "L3": ("Finite box", ("L2",), r"A connected head with $m$ atoms has keys spanning at most $(m-1)w_\ell$ in each coordinate $\ell$ of $\Lambda$, where $w_\ell$ is the width of $S$ in coordinate $\ell$."),
     "L4": ("Divisibility", (), r"If $\gcd(P',Q')=1$ in $\mathbb{R}[\Lambda]$, every head $N/D=F$ with keys in $\Lambda$ has $D=gQ'$ and $N=gP'$ for an exponential polynomial $g$ with keys in $\Lambda$."),
     "L5": ("Newton polytopes", ("L1", "L2", "L4"), r"For nonzero Laurent polynomials $g,R$, $\operatorname{Newt}(gR)=\operatorname{Newt}(g)+\operatorname{Newt}(R)$ has at least as many vertices as $\operatorname{Newt}(R)$, all in $\operatorname{supp}(gR)$. Hence if $F=P'/Q'$ with $\gcd(P',Q')=1$ in $\mathbb{R}[\Lambda]$, every head for $F$ has at least $\#\operatorname{vert}\operatorname{Newt}(Q')$ atoms."),
@@ -18,10 +18,10 @@ LEMMAS: dict[str, tuple[str, tuple[str, ...], str]] = {
     "LP": ("Product", ("L1",), r"For blocks on disjoint variables with $\gcd(P'_B,Q'_B)=1$, $F=c+\sum_B P'_B/Q'_B$ has lowest-terms denominator $Q'=\prod_B Q'_B$; block heads $N_B/D_B$ give a product head with $\prod_B|\operatorname{supp}D_B|$ atoms, and $\operatorname{Newt}(Q')=\prod_B\operatorname{Newt}(Q'_B)$ has $\prod_B\#\operatorname{vert}\operatorname{Newt}(Q'_B)$ vertices."),
     "LC": ("Coprimality certificates", (), r"If $Q'$ is a unit times a product of powers of factors $f$, each coprime to $P'$, then $\gcd(P',Q')=1$. A binomial $f=\varphi_0x^{\varepsilon_0}+\varphi_1x^{\varepsilon_1}$ with $\varepsilon_1-\varepsilon_0$ primitive is irreducible, and for an integer vector $\eta$ with $\langle\eta,\varepsilon_1-\varepsilon_0\rangle=1$ it is coprime to $P'$ if and only if its remainder $\operatorname{rem}_f=\sum_pP'_p\,(-\varphi_0/\varphi_1)^{\langle\eta,p\rangle}x^{p-\langle\eta,p\rangle(\varepsilon_1-\varepsilon_0)}$ is not zero."),
     "LB": ("Bézout identities", ("L5",), r"Let $f$ be a factor of $Q'$ and $\kappa$ an integer vector with $\langle\kappa,p\rangle\ne\langle\kappa,p'\rangle$ for distinct $p,p'\in\operatorname{supp}f$, and write $R(y^\kappa)$ for $R$ with $x_\ell$ replaced by $y^{\kappa_\ell}$. If $A\,P'(y^\kappa)+A'\,f(y^\kappa)$ is a nonzero monomial for Laurent polynomials $A,A'$ in $y$, then $f$ is coprime to $P'$."),
-    "LZ": ("Parallelepipeds", ("L5",), r"A product of $s$ binomials whose exponent differences are linearly independent has a parallelepiped with $2^s$ vertices as its Newton polytope."),
+    "LZ": ("Parallelepipeds", ("L5",), r"A unit times a product $f_1^{\nu_1}\cdots f_s^{\nu_s}$ of powers ($\nu_i\ge1$) of $s$ binomials whose exponent differences are linearly independent has a parallelepiped with $2^s$ vertices as its Newton polytope."),
     "LK": ("Residue classes", ("L2", "L4", "L5", "LP"), r"Let $F=P'/Q'$ be in lowest terms and, for each block $B$ of a set $\mathcal{J}$ of blocks, $M_B\subseteq\Lambda_B$ a sublattice of index $K_B$ and $\rho_B$ a vector of positive reals. If the sums of the coefficients of $Q'_B(\rho_B\odot x)$ over the $K_B$ classes of $\Lambda_B/M_B$ all equal one number $C_B\ne0$ for every $B\in\mathcal{J}$, then $m^*(F)\ge\prod_{B\in\mathcal{J}}K_B\cdot\prod_{B\notin\mathcal{J}}\#\operatorname{vert}\operatorname{Newt}(Q'_B)$."),
-    "LE": ("Rigid edges", ("L2", "L4", "L5", "LP"), r"Let $F=P'/Q'$ be in lowest terms, for every block $B$ let $V_B$ vertices of $\operatorname{Newt}(Q'_B)$ be given, and $V=\prod_BV_B$. For an edge of $\operatorname{Newt}(Q'_B)$ exposed by an integer vector $\omega$, let $P'_{B,\omega}$ and $Q'_{B,\omega}$ be the terms of $P'_B$ and $Q'_B$ on the top $\omega$-level of $Q'_B$; the edge is \emph{rigid} if $P'_{B,\omega}/Q'_{B,\omega}$ is not constant. If for every block the given vertices are joined by a tree of rigid edges and $|\operatorname{supp}Q'|>V$, then $m^*(F)\ge V+1$."),
-    "LR": ("Refutations", ("L2", "L3", "L4", "L5"), r"If a refutation tree for $m$ closes all its leaves, no head with at most $m$ atoms represents $F$."),
+    "LE": ("Rigid edges", ("L2", "L4", "L5", "LP"), r"Let $F=P'/Q'$ be in lowest terms, for every block $B$ let $V_B$ vertices of $\operatorname{Newt}(Q'_B)$ be given, and $V=\prod_BV_B$. For an edge of $\operatorname{Newt}(Q'_B)$ exposed by an integer vector $\omega$, let $P'_{B,\omega}$ and $Q'_{B,\omega}$ be the terms of $P'_B$ and $Q'_B$ on the top $\omega$-level of $Q'_B$; the edge is \emph{rigid} if $P'_{B,\omega}/Q'_{B,\omega}$ is not constant. If for every block $B$ there is a spanning tree on exactly the $V_B$ given vertices whose edges are rigid edges of $\operatorname{Newt}(Q'_B)$, and $|\operatorname{supp}Q'|>V$, then $m^*(F)\ge V+1$."),
+    "LR": ("Refutations", ("L2", "L3", "L4", "L5"), r"Let $F=P'/Q'$ be in lowest terms. If a refutation tree for $m$ closes all its leaves, no head with at most $m$ atoms represents $F$."),
 }
 
 
@@ -92,8 +92,8 @@ def classes(indices: list[int], bound: int, mixed: bool) -> str:
 
 
 def edges(count: int, vertices: int, support: int) -> str:
-    return (rf"Spanning trees of {plural(count, 'rigid edge')}, each with its exposing witness (Table~\ref{{tab:edges}}), join the "
-            rf"vertices of every block's Newton polytope; $V={tex_int(vertices)}$ and $|\operatorname{{supp}}Q'|={tex_int(support)}>V$, "
+    return (rf"Spanning trees of {plural(count, 'rigid edge')}, each an edge of its block's Newton polytope with its exposing witness (Table~\ref{{tab:edges}}), "
+            rf"join the vertices the Newton bound certifies in each block; $V={tex_int(vertices)}$ and $|\operatorname{{supp}}Q'|={tex_int(support)}>V$, "
             rf"so by Lemma LE, $m^*(F)\ge {tex_int(vertices + 1)}$.")
 
 

@@ -221,7 +221,7 @@ def proof_sketch(cert: dict) -> dict[str, Any]:
         paragraphs.append(
             rf"The structural bounds stop at ${tex_int(structural)}${why}. A refutation tree"
             rf" (Section~\ref{{sec:refutations}}) shows that no head with ${tex_int(m)}$ atoms exists: every head with"
-            rf" at most ${tex_int(m)}$ atoms would be $D=gQ'$ with $g$ in a finite box (Lemmas~\ref{{lem:L3}}, \ref{{lem:L4}}),"
+            rf" at most ${tex_int(m)}$ atoms would be $D=gQ'$ with $g$ in the box $G$ of Definition~\ref{{def:tree}} (Lemmas~\ref{{lem:L3}}, \ref{{lem:L4}}),"
             rf" and the tree closes every case (Lemma~\ref{{lem:LR}}) {_closing_kinds(claims, V)},"
             rf" so $m^*(F)\ge {tex_int(m + 1)}$."
         )

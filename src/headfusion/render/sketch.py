@@ -249,9 +249,11 @@ def _every_d_paragraph(claims: dict[str, dict], summary: dict) -> str:
                  rf" $m^*(F_d)\ge K_B^d={tex_int(K)}^d$.")
     else:
         V = summary["newton_vertices"]
+        listed = any(s.get("method") == "vertices" for s in claims.get("lower:newton", {}).get("evidence", {}).get("shapes", []))
         bound = (r"Lemma~\ref{lem:L5} applied to $F_d$: $\Newt(Q'_d)$ is the product of $d$ copies of $\Newt(Q')$ (Lemma~\ref{lem:LP}),"
-                 r" whose vertices are the tuples $(p_1,\dots,p_d)$ of vertices of $\Newt(Q')$, with the witnesses $(\omega_1,\dots,\omega_d)$,"
-                 rf" $\omega_j$ a witness of $p_j$; so $m^*(F_d)\ge V^d={tex_int(V)}^d$.")
+                 r" whose vertices are the tuples $(p_1,\dots,p_d)$ of vertices of $\Newt(Q')$"
+                 + (r", with the witnesses $(\omega_1,\dots,\omega_d)$, $\omega_j$ a witness of $p_j$" if listed else "")
+                 + rf"; so $m^*(F_d)\ge V^d={tex_int(V)}^d$.")
     return (
         r"For $F_d(q)=c_d+\sum_{j=1}^dF(q_j)$ the $d$ blocks are copies of $F$ on disjoint variables, so by Lemma~\ref{lem:LP} the"
         r" lowest-terms denominator of $F_d$ is $Q'_d$, the product of $d$ copies of $Q'$, one in the variables of each block. "

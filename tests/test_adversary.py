@@ -524,3 +524,136 @@ def test_no_control_character_for_any_expression_text(capsys, text):
     code, out, err = run(capsys, "analyze", text, "--no-atoms-list")
     assert code in (0, 2) and clean(out + err), (text, out, err)
     assert code == 0 or err.count("\n") == 1
+
+
+# -- issue 28: the last broken promises of the verifier --------------------------------------------------
+
+
+def _inflated(w: dict, n: int, bezout: bool) -> dict:
+    """σ(q1)'s certificate with P′ = x·g, Q′ = (1 + x)·g for g = 1 + x + … + x^(n−1) (or, `bezout`, the alternating
+    P′ = x − x² + … over Q′ = 1 + x^n, n odd, with a Bézout item on Q′): true quotients, not lowest terms."""
+    cert = copy.deepcopy(w)
+    shape = claim(cert, "exp-form")["evidence"]["shapes"][0]
+    if bezout:
+        shape["P"] = [[[k, 0], (-1) ** (k + 1)] for k in range(1, n + 1)]
+        shape["Q"] = [[[0, 0], 1], [[n, 0], 1]]
+        claim(cert, "coprime")["evidence"]["shapes"][0]["factors"] = [
+            {"poly": shape["Q"], "multiplicity": 1, "reason": "bezout", "substitution": [1], "A": [[[0, 0], 1]], "B": [[[0, 0], 1]]}]
+    else:
+        shape["P"] = [[[k, 0], 1] for k in range(1, n + 1)]
+        shape["Q"] = [[[0, 0], 1]] + [[[k, 0], 2] for k in range(1, n)] + [[[n, 0], 1]]
+    return cert
+
+
+@pytest.mark.parametrize("bezout", [False, True], ids=["long-division", "bezout"])
+def test_lowest_terms_wider_than_the_heads_are_refused_up_front(capsys, tmp_path, bezout):
+    """Issue 28 item 10: 86 s and 40 s of exact division before; now one line naming what is wrong, before any product."""
+    cert = _inflated(certificate("sigmoid(q1)"), 100_000 if not bezout else 100_001, bezout)
+    began = time.monotonic()
+    refusal(*run(capsys, "verify", write(tmp_path / "wide.json", cert))[::2], "width of P'_B or Q'_B", "heads' P_B or Q_B")
+    assert time.monotonic() - began < 30  # generous: about 2 s here (parsing 100,000 terms)
+    small = _inflated(certificate("sigmoid(q1)"), 3, bezout)  # the same refusal at any size: it is no cost estimate
+    with pytest.raises(SchemaError, match="width"):
+        verify_certificate(small)
+
+
+def _tilted(digits: int = 250) -> dict:
+    """attn over the keys 0, q1, …, 398·q1 with a residue-class claim of index 1 whose tilt is a `digits`-digit rational:
+    the class sum has about 10^5 digits in every term (issue 28 item 6: 25 such shapes took the whole 600 s)."""
+    K = 398
+    text = f"attn([{', '.join(['0'] + [f'{k}*q1' for k in range(1, K + 1)])}], [{', '.join(['0'] * K + ['1'])}])"
+    cert = certificate(text)
+    tilt = [[f"{10 ** (digits // 2) + 3}/{10 ** (digits // 2 - 1) + 7}", 0]]
+    classes = {"id": "lower:classes", "kind": "lower-bound", "title": "Residue-class bound", "statement": "",
+               "depends_on": ["coprime", "exp-form", "lemma:LK", "lower:newton"],
+               "evidence": {"shapes": [{"lattice": [[1]], "tilt": tilt, "sums": [[[0], [[0, 1]]]]}]}}
+    cert["claims"] = [c for c in cert["claims"] if c["id"] not in ("lower:classes", "theorem")] + [classes, claim(cert, "theorem")]
+    return cert
+
+
+def test_a_tilt_beyond_the_cost_model_is_refused_up_front(capsys, tmp_path):
+    """Issue 28 item 6: the tilt's digits × exponents over the terms are in the cost model, and the kernel bounds them too."""
+    from headfusion.kernel import structure
+
+    cert = _tilted()
+    began = time.monotonic()
+    refusal(*run(capsys, "verify", write(tmp_path / "tilt.json", cert))[::2], "digits of the tilted coefficients", "10000000")
+    assert time.monotonic() - began < 60  # the acceptance's cap: a refusal takes well under a second
+    with pytest.raises(SchemaError, match="tilted coefficients"):
+        verify_certificate(cert)  # the kernel's own bound, without the edge's cost model
+    work = replay._tilt_work(cert["claims"])
+    assert work > structure.MAX_TILT_DIGITS and work == sum(251 * k for k in range(399))
+
+
+def test_a_tilt_over_the_limit_is_not_tried_and_the_note_says_so(monkeypatch, tmp_path):
+    import headfusion.bounds.classes as classes
+
+    spec = "sigmoid(q1+log(2))+sigmoid(2*q1+log(4))"  # LK with the tilt 1/2: m* >= 4
+    assert claim(certificate(spec), "lower:classes")["evidence"]["shapes"][0]["tilt"] == [["1/2", 0]]
+    monkeypatch.setattr(classes, "MAX_TILT_DIGITS", 1)
+    cert = certificate(spec)
+    assert "lower:classes" not in {c["id"] for c in cert["claims"]}
+    assert any("balancing tilt was not tried" in n and "limit 1" in n for n in cert["metadata"]["notes"])
+
+
+SEMIPRIME = 700000000000000000000000000000000000009260000000000000000000000000000000000009559  # two 41-digit primes
+
+
+def test_a_semiprime_weight_analyzes_quickly(capsys):
+    """Issue 28 item 7: no factorisation of user numbers (sympy.factorint spent analyze's whole timeout here)."""
+    began = time.monotonic()
+    code, out, err = run(capsys, "analyze", f"sigmoid(q1)+sigmoid(2*q1+log({SEMIPRIME}))", "--json")
+    assert code == 0, err
+    assert time.monotonic() - began < 15
+    assert json.loads(out)["lower_bound"] == 3  # rigid edges; no rational tilt balances 1 + N·x² (N is not a square)
+
+
+def test_the_coprime_base_needs_no_factorisation():
+    from headfusion.bounds.classes import _valuations, coprime_base
+
+    assert coprime_base([12, 18]) == [2, 3] and coprime_base([4, 8]) == [2] and coprime_base([36]) == [6]
+    assert coprime_base([SEMIPRIME, 3 * SEMIPRIME, SEMIPRIME**2]) == [3, SEMIPRIME]
+    base = coprime_base([720, 1001, 35**3])
+    assert all(math.gcd(a, b) == 1 for i, a in enumerate(base) for b in base[i + 1:])
+    assert base == [5, 7, 12, 143]  # 720 = 12²·5: 2 and 3 only ever occur as 12 here
+    for r in (Fraction(720, 1001), Fraction(35**3, 720)):
+        assert math.prod(Fraction(b) ** k for b, k in _valuations(r, base).items()) == r
+
+
+@pytest.mark.parametrize("digits", ["٢", "２", "१", "1٢/3", "3/٢"])
+def test_non_ascii_digits_are_refused(capsys, tmp_path, w1, digits):
+    """Issue 28 item 8: str.isdigit and int() read '٢' as 2; a number is ASCII, everywhere."""
+    cert = copy.deepcopy(w1)
+    claim(cert, "upper")["evidence"]["heads"][0]["N"][0][1] = digits
+    refusal(*run(capsys, "verify", write(tmp_path / "digits.json", cert))[::2], "non-ASCII")
+    for argv in (["analyze", "W", "--d", digits], ["analyze", "W", "--d", "2", "--timeout", digits],
+                 ["search", "W", "--d", "2", "--atoms", digits]):
+        refusal(*run(capsys, *argv)[::2], argv[-2])
+    from headfusion.spec.numbers import rational_from_json
+
+    with pytest.raises(ValueError):
+        rational_from_json(digits)
+
+
+def test_verify_resolve_reads_the_file_once(capsys, tmp_path, monkeypatch, w1):
+    """Issue 28 item 9: the file is read once, and the solvers get what the kernel checked (a swap after the read changes nothing)."""
+    import headfusion.kernel.base as base
+    import headfusion.solving.resolve as resolve
+
+    path = write(tmp_path / "w1.json", w1)
+    reads: list[str] = []
+    original = base.read_certificate_text
+
+    def read_then_swap(name, *args):
+        text = original(name, *args)
+        reads.append(name)
+        Path(name).write_text("not a certificate", encoding="utf-8")  # what a second read would find
+        return text
+
+    solved: list[dict] = []
+    monkeypatch.setattr(base, "read_certificate_text", read_then_swap)
+    monkeypatch.setattr(replay, "read_certificate_text", read_then_swap)
+    monkeypatch.setattr(resolve, "resolve_testimony", lambda cert: solved.append(cert) or [])
+    code, out, err = run(capsys, "verify", path, "--resolve")
+    assert code == 0 and "certificate verified" in out, (out, err)
+    assert reads == [path] and solved == [w1]

@@ -76,6 +76,8 @@ def test_graphical_zonotopes_match_networkx(seed):
         assert len(zonotope.vertices) == acyclic_orientations(component)
         assert len(zonotope.edges) == zonotope_edges(component)
         assert_witnesses(zonotope, support, limit=60 if len(support) < 600 else 15)
+        for _, c in zonotope.vertices:  # the witness of an order π: c_ℓ = π(ℓ) − π(r + 1) (issue 28: a rule a reader checks)
+            assert sorted([*c, 0]) == list(range(min([*c, 0]), min([*c, 0]) + len(c) + 1)), c
         general = newton_graph(support)  # double description, without the generators
         assert [v for v, _ in general.vertices] == [v for v, _ in zonotope.vertices]
         assert [e[:2] for e in general.edges] == [e[:2] for e in zonotope.edges]

@@ -202,7 +202,7 @@ def test_bezout_identities_are_written_out():
     tex = render_latex(cert_for("sigmoid(q1) + sigmoid(2*q1)"))
     assert r"\emph{B\'ezout identity}" in tex
     assert r"P'_B(y^\kappa)&=y + y^{2} + 2y^{3}" in tex and r"f(y^\kappa)&=1 + y^{2}" in tex
-    assert r"A&=-y^{-1} - 1,\qquad A'=3 + 2y" in tex
+    assert "A&=-y^{-1} - 1,\\\\\nA'&=3 + 2y" in tex  # A and A' on rows of their own: a long A' never overfills the line
     assert r"A\,P'_B(y^\kappa)+A'\,f(y^\kappa)&=2," in tex  # (−1/y − 1)(y + y² + 2y³) + (3 + 2y)(1 + y²) = 2
     tex = render_latex(cert_for("attn([0,q1,q2],[1,2,5]) + sigmoid(q1)"))
     assert r"x_{1}=y,\ x_{2}=y^{2}" in tex and r"A\,P'_B(y^\kappa)+A'\,f(y^\kappa)&=13," in tex
@@ -458,12 +458,12 @@ def test_face_forms_normalise_the_sign_of_sigma():
 def test_every_lower_bound_is_checkable_on_the_page():
     """ρ_B stated even when it is 1; rigid edges with their margins and the non-vertex points of supp Q′ named."""
     tex = render_latex(cert_for("sigmoid(q1) + sigmoid(2*q1)"))
-    assert r"with the tilt $\rho_B=(1)$ (no tilt" in tex and r"\rho^p=\prod_\ell\rho_\ell^{p_\ell}" in tex
+    assert r"with no tilt ($\rho_B=(1)$" in tex and r"\rho^p=\prod_\ell\rho_\ell^{p_\ell}" in tex
     tri = cert_for("sigmoid(q1) + sigmoid(q2) + sigmoid(q1 + q2)")
     tex = render_latex(tri)
     assert r"witness $\omega$ & margin & $\len$" in tex
     assert re.search(r"^1 & \$\(0,0\)\$ & \$\(0,1\)\$ & \$\(-1,0\)\$ & 1 & 1 & ", tex, re.M)  # ⟨ω,·⟩: −0 on the edge, −1 next
-    assert r"has $7$ points: the vertices of Section~\ref{sec:newton} and the point $(1,1)$, which is not among them" in tex
+    assert r"has $7$ points: the $6$ certified vertices of Section~\ref{sec:newton} and the point $(1,1)$, which is not among them" in tex
     # the margin is the gap between the top level and the next one of supp Q′_B, recomputed here
     shape = next(c for c in tri["claims"] if c["id"] == "exp-form")["evidence"]["shapes"][0]
     levels = sorted({-int(e[0]) for e, _ in shape["Q"]}, reverse=True)  # ω = (−1, 0)
@@ -478,3 +478,107 @@ def test_only_what_a_certificate_uses_is_defined():
     definition = tex.split(r"\begin{definition}[refutation tree]")[1].split(r"\end{definition}")[0]
     assert r"\emph{Farkas}" in definition and r"\emph{image of node" not in definition and "symmetric images or as interior" in definition
     assert "r_p" not in tex and r"\mathcal{B}" not in tex and r"\mathcal{K}" not in tex
+
+
+# -- issue 28: bounds certificates, order witnesses ------------------------------------------------
+
+
+@lru_cache(maxsize=None)
+def _certified_json(path: str, d: int) -> str:
+    """A certificate as `certify` writes it, searches included (for K_4 the search is skipped: its key range is too large)."""
+    from headfusion.proof.certify import certify
+
+    spec = load_spec(str(Path(__file__).resolve().parent.parent / path), d)
+    return json.dumps(certify(spec, ["headfusion", "certify", "SPEC.toml", "--d", str(d)], search=True).certificate)
+
+
+def _order(values: list[int]) -> bool:
+    return sorted(values) == list(range(min(values), min(values) + len(values)))
+
+
+def _wins(w: list[int], p: tuple, support: list[tuple]) -> bool:
+    return all(sum(a * b for a, b in zip(w, q)) < sum(a * b for a, b in zip(w, p)) for q in support if q != p)
+
+
+@pytest.mark.parametrize("path,d", [("proofs/tournament_cycle.toml", 5), ("proofs/tournament_complete.toml", 4)], ids=["C5", "K4"])
+def test_witness_captions_state_a_rule_true_of_every_row(path, d):
+    """Issue 28 item 5: the caption's formula, checked here row by row against the data (not by the render's own code).
+
+    A graph's certificate counts its vertices (Lemma LG) and prints no witness table; the tables and their captions appear
+    where witnesses are listed (rigid edges on a graph block next to another block), so the listed evidence is rendered."""
+    from headfusion.bounds.engine import function_bounds
+    from headfusion.proof import evidence
+
+    cert = json.loads(_certified_json(path, d))
+    bounds = function_bounds(load_spec(str(Path(__file__).resolve().parent.parent / path), d).model)
+    listed = evidence.newton_evidence(bounds.newton, evidence.coprimality_evidence(bounds.form), listed=True)
+    edges = evidence.edges_evidence(bounds.form, bounds.structure)
+    cert["claims"] = [dict(c, evidence=listed) if c["id"] == "lower:newton" else c for c in cert["claims"]]
+    cert["claims"].insert(-1, {"id": "lower:edges", "kind": "lower-bound", "title": "Rigid-edge bound", "statement": "",
+                               "depends_on": ["lower:newton"], "evidence": edges})
+    cert["summary"]["rigid_edge_bound"] = bounds.structure.edges.bound
+    claims = {c["id"]: c for c in cert["claims"]}
+    shape = claims["exp-form"]["evidence"]["shapes"][0]
+    support = sorted({tuple(e[:-1]) for e, _ in shape["Q"]})
+    n = len(support[0]) + 1
+    vertices = [(tuple(v), list(w)) for v, w in claims["lower:newton"]["evidence"]["shapes"][0]["vertices"]]
+    for v, w in vertices:  # ω_ℓ = π(ℓ) − π(n): ω_1, …, ω_{n−1}, 0 are n distinct consecutive integers
+        assert _order(w + [0]) and _wins(w, v, support), (v, w)
+    for p0, p1, w in claims["lower:edges"]["evidence"]["shapes"][0]["edges"]:
+        values = w + [0]
+        tied = [i for i, x in enumerate(values) if values.count(x) == 2]
+        assert len(tied) == 2 and len(set(values)) == n - 1 and _order(sorted(set(values))), w
+        broken = []
+        for high in tied:  # break the tie: the two orders differ by an adjacent transposition
+            order = [x + (x > values[tied[0]]) + (i == high) for i, x in enumerate(values)]
+            broken.append([x - order[-1] for x in order[:-1]])
+        assert {_wins(b, tuple(p), support) for b in broken for p in (p0, p1)} == {True, False}
+        assert any(_wins(broken[0], tuple(a), support) and _wins(broken[1], tuple(b), support) for a, b in ((p0, p1), (p1, p0)))
+    tex = render_latex(cert)
+    assert "Every witness is\n" + rf"that of an order: $\omega_\ell=\pi(\ell)-\pi({n})$ for a permutation $\pi$ of $\{{1,\dots,{n}\}}$" in tex
+    assert rf"Every witness has the form $\omega_\ell=\pi(\ell)-\pi({n})$ for a ranking $\pi$ of $\{{1,\dots,{n}\}}$ with one tie" in tex
+
+
+def test_no_rule_is_stated_where_the_witnesses_follow_none():
+    tex = render_latex(cert_for("sigmoid(q1) + sigmoid(q2) + sigmoid(q1 + q2)"))  # the line (1, 1) is no coordinate difference
+    assert "that of an order" not in tex and "with one tie" not in tex
+
+
+def test_a_bounds_certificate_states_the_gap_from_its_claims():
+    """Issue 28 item 1: K_4 (28 ≤ m* ≤ 38): which lemma stops where and why, the skipped search with its key range, g = 1."""
+    from headfusion.render.gap import key_range_points
+
+    cert = json.loads(_certified_json("proofs/tournament_complete.toml", 4))
+    tex = render_latex(cert)
+    assert r"\title{Exact-fusion bounds certificate:" in tex and r"pdftitle={Exact-fusion bounds certificate}" in tex
+    gap = tex.split(r"\paragraph{Status of the gap.}")[1].split(r"\begin{proof}")[0]
+    (note,) = [n for n in cert["metadata"]["notes"] if n.startswith("search for m = 28 skipped")]
+    points = int(re.search(r"has ([\d,]+) points", note).group(1).replace(",", ""))
+    exp = next(c for c in cert["claims"] if c["id"] == "exp-form")["evidence"]
+    assert points == key_range_points(exp, 28) and f"${points:,}$".replace(",", "{,}") in gap and "$20{,}000$" in gap
+    assert r"Lemma~\ref{lem:L5} stops at $V=24$" in gap and r"$V+1=25$ by design" in gap and r"Lemma~\ref{lem:LD} stops at $28$" in gap
+    assert r"No head with $28$ to $37$ atoms has been excluded, and none was searched for" in gap
+    assert "a limit of the software" in gap and "not of the mathematics" in gap
+    assert "lowest-terms head itself" in gap and "$g=1$" in gap and "$38$ atoms" in gap
+    assert "search for m" not in tex.split(r"\section{Reproducing")[1]  # the note moved to the main text
+    proved = render_latex(json.loads(_certified_json("proofs/tournament_cycle.toml", 5)))
+    assert "Status of the gap" not in proved and r"\title{Exact fusion certificate:" in proved
+
+
+def test_a_new_lemma_adds_its_gap_sentence_with_one_entry(monkeypatch):
+    from headfusion.render import gap
+
+    cert = json.loads(_certified_json("proofs/tournament_complete.toml", 4))
+    cert["claims"].insert(-1, {"id": "lower:disjoint", "kind": "lower-bound", "evidence": {"bound": 7}, "depends_on": []})
+    assert r"The claim \texttt{lower:disjoint} gives $m^*(F)\ge 7$." in gap.gap_paragraph(cert)
+    monkeypatch.setitem(gap.STOPS, "lower:disjoint", lambda cert, claim: "LD stops at 7 because the faces are disjoint.")
+    assert "LD stops at 7 because the faces are disjoint." in gap.gap_paragraph(cert)
+
+
+def test_every_d_applies_the_lemma_to_f_d():
+    from headfusion.spec.family import every_d_block
+
+    built, title, slug = every_d_block("family", "W", None)
+    every = {"kind": "family", "text": "W", "source": None, "d": None, "title": title, "slug": slug, "every_d": True}
+    tex = render_latex(json.loads(json.dumps(build_certificate(built, ["headfusion", "certify", "W", "--every-d"], every_d=every))))
+    assert r"Lemma~\ref{lem:L5} applied to $F_d$" in tex and "raised to the power" not in tex

@@ -24,9 +24,9 @@ from math import gcd, lcm, prod
 import numpy as np
 import sympy
 
-from headfusion.algebra.expform import Block, x_support
+from headfusion.algebra.expform import Block, ExpForm, x_support
 from headfusion.kernel.base import SchemaError
-from headfusion.kernel.structure import class_sums
+from headfusion.kernel.structure import MAX_TILT_DIGITS, class_sums, tilt_digits
 
 MAX_HNF_INDEX = 64
 MAX_HNF_RANK = 3
@@ -165,12 +165,48 @@ def best_lattice(Q: dict, rank: int, tilt: Tilt) -> tuple[list[list[int]], dict]
     return (best, class_sums(Q, best, list(tilt))) if best is not None else None
 
 
-def _valuations(r: Fraction) -> dict[int, int]:
-    """Prime ↦ exponent in a positive rational."""
+def coprime_base(numbers: list[int]) -> list[int]:
+    """Pairwise coprime integers > 1, none a perfect power, of which every number is a product of powers.
+
+    No factorisation (a user's 81-digit semiprime would take hours): gcds split two numbers
+    that share a factor until none do (the product of the numbers falls at every split), then
+    integer roots undo perfect powers.  The logarithms of such a base are linearly independent
+    over Q, so a tilt solved in these coordinates exists exactly when one exists over the primes.
+    """
+    base: list[int] = []
+    todo = [abs(n) for n in numbers]
+    while todo:
+        a = todo.pop()
+        if a <= 1:
+            continue
+        shared = next((i for i, b in enumerate(base) if gcd(a, b) > 1), None)
+        if shared is None:
+            base.append(a)
+            continue
+        b = base.pop(shared)
+        g = gcd(a, b)
+        todo += [g, a // g, b // g]
+    return sorted({_root(b) for b in base})
+
+
+def _root(n: int) -> int:
+    """The least r with n = r^k (n > 1): exact integer roots, largest k first."""
+    for k in range(n.bit_length(), 1, -1):
+        r = sympy.integer_nthroot(n, k)[0]
+        if r > 1 and r**k == n:
+            return _root(r)
+    return n
+
+
+def _valuations(r: Fraction, base: list[int]) -> dict[int, int]:
+    """Element of `base` ↦ its exponent in a positive rational (a product of powers of the base)."""
     out: dict[int, int] = {}
     for part, sign in ((r.numerator, 1), (r.denominator, -1)):
-        for p, k in sympy.factorint(part).items():
-            out[p] = out.get(p, 0) + sign * k
+        for b in base:
+            while part % b == 0:
+                part //= b
+                out[b] = out.get(b, 0) + sign
+        assert part == 1, "a number outside its coprime base"
     return out
 
 
@@ -178,7 +214,7 @@ def tilt_candidates(block: Block) -> list[Tilt]:
     """The identity, and the tilt that balances every factor of Q′_B supported on a line (when one exists)."""
     rank = block.rank
     identity: Tilt = tuple((Fraction(1), 0) for _ in range(rank))
-    rows, targets = [], []  # Σ_c v_c·log ρ_c = log(a_0/a_n)/n, one row per factor on a line
+    lines = []  # (v, log_t, n, ratio): Σ_c v_c·log ρ_c = (log ratio + log_t·log t)/n, one per factor on a line
     for factor in block.factors:
         if factor.in_denominator == factor.in_gcd:
             continue
@@ -197,11 +233,12 @@ def tilt_candidates(block: Block) -> list[Tilt]:
         (k0, c0), (kn, cn) = next(iter(low.items())), next(iter(high.items()))
         if c0 * cn <= 0:
             continue
-        log = {"t": Fraction(k0 - kn, n)} | {p: Fraction(k, n) for p, k in _valuations(abs(c0 / cn)).items()}
-        rows.append(list(v))
-        targets.append(log)
-    if not rows:
+        lines.append((v, k0 - kn, n, abs(c0 / cn)))
+    if not lines:
         return [identity]
+    primes = coprime_base([x for *_, ratio in lines for x in (ratio.numerator, ratio.denominator)])
+    rows = [list(v) for v, *_ in lines]
+    targets = [{"t": Fraction(k, n)} | {p: Fraction(e, n) for p, e in _valuations(ratio, primes).items()} for _, k, n, ratio in lines]
     keys = sorted({k for t in targets for k in t}, key=str)
     A = sympy.Matrix(rows)
     solution: dict[object, list[Fraction]] = {}
@@ -218,7 +255,7 @@ def tilt_candidates(block: Block) -> list[Tilt]:
         solution[key] = values
     tilt = []
     for c in range(rank):
-        r = prod((Fraction(p) ** int(solution[p][c]) for p in keys if p != "t"), start=Fraction(1))
+        r = prod((Fraction(p) ** int(solution[p][c]) for p in keys if p != "t"), start=Fraction(1))  # p: an element of the base
         tilt.append((r, int(solution["t"][c]) if "t" in solution else 0))
     return [identity] if tuple(tilt) == identity else [identity, tuple(tilt)]
 
@@ -233,10 +270,25 @@ def block_classes(block: Block) -> ClassBound | None:
         return None
 
 
+def untried_tilts(form: ExpForm) -> list[str]:
+    """Notes on the blocks whose balancing tilt is not tried: its class sums would be over what verify replays."""
+    notes, seen = [], set()
+    for i, block in enumerate(form.blocks):
+        if block.rank == 0 or block.Q_reduced in seen:
+            continue
+        seen.add(block.Q_reduced)
+        work = [sum(tilt_digits(block.Q_reduced.terms, list(tilt))) for tilt in tilt_candidates(block)[1:]]
+        notes += [f"residue classes of block {i + 1}: its balancing tilt was not tried (digits x exponents of the tilted "
+                  f"coefficients {w:,}, over the verification limit {MAX_TILT_DIGITS:,})" for w in work if w > MAX_TILT_DIGITS]
+    return notes
+
+
 def _block_classes(block: Block) -> ClassBound | None:
     Q = block.Q_reduced.terms
     best: ClassBound | None = None
     for tilt in tilt_candidates(block):
+        if sum(tilt_digits(Q, list(tilt))) > MAX_TILT_DIGITS:  # the kernel would refuse its class sums (`untried_tilts` says so)
+            continue
         found = best_lattice(Q, block.rank, tilt)
         if found is None:
             continue

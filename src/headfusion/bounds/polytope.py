@@ -38,7 +38,9 @@ from headfusion.bounds.zonotope import (
     classify_box,
     facet_normals,
     generator_lines,
+    graphic_pairs,
     normal_cone_sums,
+    order_witness,
     region_key,
 )
 
@@ -129,6 +131,10 @@ def _zonotope_graph(points: list[Point], generators: Sequence[Point], with_edges
     interior = {region_key(c, lines): c for c in arrangement_regions(lines, r)}
     keys = sorted(interior)
     adjacent = [(key, j) for key in keys for j in range(m) if not key >> j & 1 and key | 1 << j in interior] if with_edges else []
+    pairs = graphic_pairs(lines, r)
+    if pairs is not None:  # orientations of a graph: the witnesses of their orders, one rule for every row
+        chosen = [order_witness(pairs, key, r) for key in keys] + [order_witness(pairs, key, r, j) for key, j in adjacent]
+        return _translated(points, lines, lengths, keys, adjacent, chosen)
     # witnesses: sums of facet normals, then the least box directions where the box reaches
     patterns = np.array([[1 if key >> j & 1 else -1 for j in range(m)] for key in keys]
                         + [[0 if i == j else 1 if key >> i & 1 else -1 for i in range(m)] for key, j in adjacent],
@@ -137,8 +143,23 @@ def _zonotope_graph(points: list[Point], generators: Sequence[Point], with_edges
     witness = [primitive([int(x) for x in row]) for row in sums]
     largest = max(max(map(abs, c)) for c in witness)
     boxed, walls, radius = classify_box(lines, r, BOX_BUDGET, (len(keys), len(adjacent)), largest)
-    # the translation: the support's maximiser of one region's direction is that region's vertex
-    values = [dot(witness[0], p) for p in points]
+
+    def cone(pattern: np.ndarray) -> tuple[list[Point], list[Point]]:
+        """Rows of the region or wall: s_j·d_j ≥ 1 off the wall, d_j = 0 on it."""
+        above = [tuple(int(s) * x for x in d) for s, d in zip(pattern, lines) if s]
+        return above, [d for s, d in zip(pattern, lines) if not s]
+
+    chosen = choose([
+        (c, boxed.get(key) if i < len(keys) else walls.get(adjacent[i - len(keys)]), lambda p=pattern: cone(p))
+        for i, (key, c, pattern) in enumerate(zip(keys + [k for k, _ in adjacent], witness, patterns))
+    ], radius)
+    return _translated(points, lines, lengths, keys, adjacent, chosen)
+
+
+def _translated(points: list[Point], lines: Sequence[Point], lengths: Sequence[int], keys: list[int],
+                adjacent: list[tuple[int, int]], chosen: list[tuple[int, ...]]) -> NewtonGraph | None:
+    """The graph with its vertices placed: the support's maximiser of one region's witness is that region's vertex."""
+    values = [dot(chosen[0], p) for p in points]
     top = max(values)
     if values.count(top) != 1:
         return None
@@ -154,15 +175,6 @@ def _zonotope_graph(points: list[Point], generators: Sequence[Point], with_edges
                 v = [x + lengths[j] * y for x, y in zip(v, d)]
         return tuple(v)
 
-    def cone(pattern: np.ndarray) -> tuple[list[Point], list[Point]]:
-        """Rows of the region or wall: s_j·d_j ≥ 1 off the wall, d_j = 0 on it."""
-        above = [tuple(int(s) * x for x in d) for s, d in zip(pattern, lines) if s]
-        return above, [d for s, d in zip(pattern, lines) if not s]
-
-    chosen = choose([
-        (c, boxed.get(key) if i < len(keys) else walls.get(adjacent[i - len(keys)]), lambda p=pattern: cone(p))
-        for i, (key, c, pattern) in enumerate(zip(keys + [k for k, _ in adjacent], witness, patterns))
-    ], radius)
     vertices = tuple(sorted(zip((vertex(key) for key in keys), chosen)))
     edges = tuple(sorted(
         (vertex(key), vertex(key | 1 << j), c) for (key, j), c in zip(adjacent, chosen[len(keys):])

@@ -12,7 +12,9 @@ of A are those of A ∖ H that H misses, plus two for each region of the restric
 (H cuts a region of A ∖ H in two exactly when it meets it).  Each region carries an integer
 interior point, so its sign vector is known exactly.
 
-Witnesses: the facets of Z are parallel to the hyperplanes spanned by lines; the facets through
+Witnesses of a graphic arrangement (every line a difference of two coordinates, or a coordinate):
+the ranks of a topological order of the region's orientation, ω_ℓ = π(ℓ) − π(0) (`order_witness`),
+a rule a reader checks row by row.  Otherwise: the facets of Z are parallel to the hyperplanes spanned by lines; the facets through
 a vertex or an edge are read off the sign vectors, and the sum of their normals lies in the
 relative interior of its normal cone.  Where a box search finds smaller directions
 (`classify_box`), those are used.
@@ -20,6 +22,7 @@ relative interior of its normal cone.  Where a box search finds smaller directio
 
 from __future__ import annotations
 
+import heapq
 from fractions import Fraction
 from itertools import combinations
 from math import lcm
@@ -43,6 +46,61 @@ def generator_lines(generators: Sequence[Sequence[int]]) -> tuple[tuple[Vector, 
             lengths[d] = lengths.get(d, 0) + abs(g[i] // d[i])
     lines = tuple(sorted(lengths))
     return lines, tuple(lengths[d] for d in lines)
+
+
+def graphic_pairs(lines: Sequence[Vector], width: int) -> list[tuple[int, int]] | None:
+    """(a, b) per line when every line is e_a − e_b, a coordinate difference (b = width: the coordinate 0), else None.
+
+    Then ⟨c, d⟩ = c_a − c_b with c_width = 0: the arrangement is the graphic arrangement of the graph
+    on the coordinates 0..width with one edge per line, and its regions are the acyclic orientations.
+    """
+    pairs = []
+    for d in lines:
+        nonzero = [(i, x) for i, x in enumerate(d) if x]
+        if len(nonzero) == 1 and abs(nonzero[0][1]) == 1:
+            i, x = nonzero[0]
+            pairs.append((i, width) if x == 1 else (width, i))
+        elif len(nonzero) == 2 and sorted(x for _, x in nonzero) == [-1, 1]:
+            pairs.append((next(i for i, x in nonzero if x == 1), next(i for i, x in nonzero if x == -1)))
+        else:
+            return None
+    return pairs
+
+
+def order_witness(pairs: Sequence[tuple[int, int]], key: int, width: int, tie: int | None = None) -> Vector:
+    """ω_ℓ = π(ℓ) − π(width) for the orientation of region `key` (bit j set: c_a > c_b for pair j = (a, b)).
+
+    π ranks the coordinates 0..width in the least topological order (smallest index first) of
+    the orientation; ⟨ω, d_j⟩ = π(a) − π(b) then has the sign of bit j for every line.  With
+    `tie` = j, the two ends of pair j share one rank and pair j is left out: a direction on the
+    wall H_j between the regions `key` and `key ^ (1 << j)`, exactly on the edge joining their
+    vertices (every other line keeps its sign).
+    """
+    rep = list(range(width + 1))
+    if tie is not None:
+        a, b = pairs[tie]
+        rep[max(a, b)] = min(a, b)
+    after: dict[int, set[int]] = {rep[x]: set() for x in range(width + 1)}
+    for j, (a, b) in enumerate(pairs):
+        if j != tie:
+            low, high = (rep[b], rep[a]) if key >> j & 1 else (rep[a], rep[b])
+            after[low].add(high)
+    before = {x: 0 for x in after}
+    for targets in after.values():
+        for y in targets:
+            before[y] += 1
+    ready = [x for x, n in before.items() if n == 0]
+    heapq.heapify(ready)
+    rank: dict[int, int] = {}
+    while ready:
+        x = heapq.heappop(ready)
+        rank[x] = len(rank) + 1
+        for y in after[x]:
+            before[y] -= 1
+            if before[y] == 0:
+                heapq.heappush(ready, y)
+    assert len(rank) == len(after), "the orientation of a region has a cycle"
+    return tuple(rank[rep[x]] - rank[rep[width]] for x in range(width))
 
 
 def _signs(c: Sequence[int], lines: Sequence[Vector]) -> tuple[bool, ...]:

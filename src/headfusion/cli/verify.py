@@ -12,13 +12,17 @@ from headfusion.cli.progress import Progress
 def cmd_verify(args: argparse.Namespace) -> int:
     """Replay every claim with the kernel; exit 1 if any fails, 2 if the file is not a bounded certificate."""
     from headfusion.kernel.base import SchemaError, parse_json, read_certificate_text
-    from headfusion.proof.replay import verify_bounded
+    from headfusion.proof.replay import verify_bounded, verify_text
 
     progress = Progress("verify", quiet=args.quiet)
     try:
         progress("the kernel replays every claim")
-        report = verify_bounded(args.certificate, args.timeout)  # cost model, then the kernel in a child with a deadline
-        cert = parse_json(read_certificate_text(args.certificate)) if args.resolve and report.ok else None
+        if args.resolve:  # the file is read once: the solvers get the very text the kernel checked
+            text = read_certificate_text(args.certificate)
+            report = verify_text(text, args.timeout)
+        else:
+            report = verify_bounded(args.certificate, args.timeout)  # cost model, then the kernel in a child with a deadline
+        cert = parse_json(text) if args.resolve and report.ok else None
     except SchemaError as exc:
         raise UsageError(f"{args.certificate}: {exc}") from None
     except OSError as exc:  # e.g. /proc/self/mem: a "regular file" that cannot be read

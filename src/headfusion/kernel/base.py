@@ -96,6 +96,8 @@ def rational(value: object) -> Fraction:
     """An exact rational from JSON: an integer or the string "p/q" (CheckFailed otherwise)."""
     if isinstance(value, int) and not isinstance(value, bool):
         return Fraction(value)
+    if isinstance(value, str) and not value.isascii():  # str.isdigit and int() accept '٢', '２', '१': refused as input
+        raise SchemaError(f"a number with non-ASCII characters: {value[:40].encode('ascii', 'backslashreplace').decode()}")
     if isinstance(value, str) and len(value) <= 2 * MAX_DIGITS + 2:
         num, sep, den = value.partition("/")
         if num.lstrip("-").isdigit() and (not sep or den.isdigit()) and (not sep or int(den) > 0):

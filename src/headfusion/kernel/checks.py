@@ -73,6 +73,10 @@ def check_exp_form(model: Model, ev: dict, facts: Facts) -> Result:
         if signature in done:
             continue
         P, Q = group_polys(model, heads, lambda rel: lattice_coordinates({local[j]: v for j, v in rel.items()}, den, rows), rank + 1, scale)
+        span = lambda R: [max(e[c] for e in R) - min(e[c] for e in R) if R else 0 for c in range(rank + 1)]  # noqa: E731
+        # P_B = h·P′_B and Q_B = h·Q′_B, so (L5) lowest terms are never wider: refused before any product with them
+        within(max(a - b for R, S in ((Pr, P), (Qr, Q)) for a, b in zip(span(R), span(S))), 0,
+               f"block of heads {heads[:5]}: width of P'_B or Q'_B beyond that of its heads' P_B or Q_B")
         require(Qr and not add(mul(Pr, Q), mul(P, Qr), Fraction(-1)), f"block of heads {heads}: P'_B/Q'_B is not the sum of its heads")
         done.add(signature)
     require(sorted(seen) == list(range(len(model.heads))), "blocks do not cover every head exactly once")

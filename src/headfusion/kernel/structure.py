@@ -2,7 +2,7 @@
 
 claim          lemma  recomputed here
 lower:classes  LK     per shape, the class sums of Q′_B(ρ⊙x) modulo M_B (upper-triangular basis; tilt
-                      ρ_c = r_c·t^(s_c), r_c > 0), in Q[t^±]; all equal to one c_B ≠ 0 gives K_B = [Λ_B : M_B],
+                      ρ_c = r_c·t^(s_c), r_c > 0; at most MAX_TILT_DIGITS), in Q[t^±]; all equal to one c_B ≠ 0 gives K_B = [Λ_B : M_B],
                       and with L5 on the other blocks (LP) m*(F) ≥ Π_B max(V_B, K_B).
 lower:edges    LE     per shape, a spanning tree of the vertices of lower:newton by edges [u, w] whose witness c
                       is maximised on supp Q′_B exactly at the points of [u, w], with max_c P′_B ≤ max_c Q′_B and
@@ -20,6 +20,13 @@ from headfusion.kernel.poly import add, mul, x_groups
 from headfusion.kernel.refutation import _point
 
 Point = tuple[int, ...]
+MAX_TILT_DIGITS = 10_000_000  # Σ over the terms of the tilted Q′_B of one claim of Σ_c |e_c|·digits(r_c): about 15 s at worst
+
+
+def tilt_digits(Q: dict, tilt: list[tuple[Fraction, int]]) -> list[int]:
+    """Per term e of Q, Σ_c |e_c|·digits(r_c): the size of its tilt factor Π_c r_c^(e_c), the work `class_sums` does on it."""
+    sizes = [len(str(r.numerator)) + len(str(r.denominator)) if r != 1 else 0 for r, _ in tilt]
+    return [sum(abs(v) * size for v, size in zip(e[:-1], sizes)) for e in Q]
 
 
 def class_sums(Q: dict, basis: list[list[int]], tilt: list[tuple[Fraction, int]]) -> dict[Point, dict[int, Fraction]]:
@@ -28,11 +35,10 @@ def class_sums(Q: dict, basis: list[list[int]], tilt: list[tuple[Fraction, int]]
     A class of Λ/M is named by its representative with 0 ≤ e_c < M_cc, reached by subtracting
     multiples of the basis rows in order (the basis is upper triangular with a positive diagonal).
     """
+    within(max(tilt_digits(Q, tilt), default=0), 10**5, "digits of a tilted coefficient")
     sums: dict[Point, dict[int, Fraction]] = {}
     for e, c in Q.items():
         x = list(e[:-1])
-        within(sum(abs(v) * (len(str(r.numerator)) + len(str(r.denominator))) for v, (r, _) in zip(x, tilt) if r != 1), 10**5,
-               "digits of a tilted coefficient")
         coefficient = c * prod((r**v for v, (r, _) in zip(x, tilt)), start=Fraction(1))
         power = e[-1] + sum(v * s for v, (_, s) in zip(x, tilt))
         for row, b in enumerate(basis):
@@ -48,6 +54,8 @@ def check_classes(model: object, ev: dict, facts: dict) -> tuple[dict, list[str]
     exp, newton = facts["exp-form"], facts["lower:newton"]
     require(len(ev["shapes"]) == len(exp["shapes"]), "one residue-class entry per shape expected")
     indices = []
+    work = sum(sum(tilt_digits(Q, [(rational(r), 0) for r, _ in item["tilt"]])) for item, (*_, Q) in zip(ev["shapes"], exp["shapes"]) if item)
+    within(work, MAX_TILT_DIGITS, "digits of the tilted coefficients of the residue classes (terms × digits × exponent)")
     for i, (item, (_, _, rank, _, Q)) in enumerate(zip(ev["shapes"], exp["shapes"])):
         if item is None:
             indices.append(1)

@@ -71,8 +71,9 @@ def run_searches(
             continue
         points = box_points(form, m)
         if points > CERT_MAX_BOX_POINTS:
-            size = f"{points}" if points < 10**12 else f"more than 10^12"
-            note = f"search for m = {m if m < 10**6 else 'lower bound - 1'} skipped: its box has {size} points (limit {CERT_MAX_BOX_POINTS} in certify)"
+            size = f"{points:,}" if points < 10**12 else "more than 10^12"
+            note = (f"search for m = {m if m < 10**6 else 'lower bound - 1'} skipped: its key range (Lemma L3) has {size} points "
+                    f"(limit {CERT_MAX_BOX_POINTS:,} in certify)")
             break
         if progress:
             progress(f"{where}: box {points} points, at most {timeout:g} s")

@@ -14,6 +14,7 @@ from typing import Any
 
 from headfusion import __version__
 from headfusion.bounds.engine import FunctionBounds, function_bounds
+from headfusion.bounds.classes import untried_tilts
 from headfusion.kernel import statements
 from headfusion.kernel.base import CheckFailed, SchemaError, sha256
 from headfusion.kernel.model import model_from_json
@@ -128,7 +129,8 @@ def build_certificate(spec: Spec, command: list[str], search_results: list[dict]
         prune_lemmas(cert)
     except SchemaError as exc:  # a claim the kernel would refuse to replay: refused now, with the limit named
         raise ResourceLimit(f"the certificate would exceed what verify replays ({exc}); analyze answers this function") from None
-    cert["metadata"] = {"note": PROVENANCE_NOTE, "versions": versions(), "command": command, "notes": [n for n in notes or [] if n]}
+    cert["metadata"] = {"note": PROVENANCE_NOTE, "versions": versions(), "command": command,
+                        "notes": [n for n in [*untried_tilts(form), *(notes or [])] if n]}
     failed = [r for r in verify_certificate(cert).rows if r[2] == "failed"]
     if failed:
         raise CheckFailed(f"the kernel rejects the certificate just built: {failed[0][0]}: {failed[0][3]}")

@@ -2,7 +2,8 @@
 
 The kernel is plain and has no clock.  Here a parsed certificate is first measured — claims,
 digits × terms of each polynomial, powers of t in the sign decisions, multiplier entries and
-the work of checking them, face functions no face reaches — and refused with the
+the work of checking them, face functions no face reaches, the digits × exponents of the tilted
+coefficients of the residue classes — and refused with the
 limit named when it asks for more than any certificate `certify` writes.  Then the kernel
 replays it in a child process (`solving.bounded`) killed after `timeout` seconds or when it
 passes 2 GB of memory: one line, exit 2, never a verdict.
@@ -16,7 +17,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from headfusion.kernel.base import MAX_NODES, SchemaError, parse_json, read_certificate_text, within
+from headfusion.kernel.base import MAX_NODES, CheckFailed, SchemaError, parse_json, rational, read_certificate_text, within
+from headfusion.kernel.structure import MAX_TILT_DIGITS, tilt_digits
 from headfusion.kernel.verify import Report, verify_certificate
 
 DEFAULT_TIMEOUT = 600.0  # seconds: the largest certificates of the test suite and benchmarks replay in under a minute
@@ -93,6 +95,16 @@ def _question_terms(claims: list) -> int:
     return min(q + sum(pb * q // max(qb, 1) for pb, qb in sizes), 10**12)
 
 
+def _tilt_work(claims: list) -> int:
+    """Σ over the terms of each tilted Q′_B of Σ_c |e_c|·digits(ρ_c): the work of the class sums (`structure.tilt_digits`)."""
+    found = {c.get("id"): c.get("evidence") for c in claims if isinstance(c, dict) and c.get("id") in ("exp-form", "lower:classes")}
+    try:
+        return sum(sum(tilt_digits({tuple(e): 1 for e, _ in shape["Q"]}, [(rational(r), 0) for r, _ in item["tilt"]]))
+                   for item, shape in zip(found["lower:classes"]["shapes"], found["exp-form"]["shapes"]) if item)
+    except (TypeError, KeyError, IndexError, ValueError, AttributeError, CheckFailed):
+        return 0  # absent or malformed: the kernel says so
+
+
 def _faces_unreached(evidence: dict) -> int:
     """Face functions of a lower:faces table that no face reaches, directly or through a nested lower:faces (each
     costs a replay and proves nothing)."""
@@ -127,6 +139,7 @@ def certificate_cost(cert: object) -> None:
     if isinstance(heads, list):
         within(sum(_t_work(h["D"]) for h in heads if isinstance(h, dict) and isinstance(h.get("D"), list)), MAX_T_WORK,
                "powers of t in the sign decisions of the construction")
+    within(_tilt_work(claims), MAX_TILT_DIGITS, "digits of the tilted coefficients of the residue classes (terms × digits × exponent)")
     row_terms = None
     for claim in claims:
         evidence = claim.get("evidence") if isinstance(claim, dict) else None
@@ -155,10 +168,20 @@ def verify_bounded(certificate: str | Path | dict[str, Any], timeout: float = DE
     or when the replay overruns its time or memory; OSError when the file cannot be read;
     TypeError or ValueError when data passed as a dict is not JSON.
     """
-    from headfusion.solving.bounded import MEMORY_BYTES, run_bounded
-
     text = json.dumps(certificate) if isinstance(certificate, dict) else None  # the same bounds as a file
     path = None if isinstance(certificate, dict) else str(certificate)
+    return _bounded(path, text, timeout)
+
+
+def verify_text(text: str, timeout: float = DEFAULT_TIMEOUT) -> Report:
+    """The kernel's report on a certificate's text, read once by the caller (`verify --resolve` then solves this same text)."""
+    return _bounded(None, text, timeout)
+
+
+def _bounded(path: str | None, text: str | None, timeout: float) -> Report:
+    """Parse, measure and replay (the file at `path`, or `text`) in a child with a deadline and a memory limit."""
+    from headfusion.solving.bounded import MEMORY_BYTES, run_bounded
+
     status, value = run_bounded(lambda: _replay(path, text), timeout)
     if status == "timeout":
         raise SchemaError(f"verification exceeded its timeout of {timeout:g} s")

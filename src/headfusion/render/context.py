@@ -17,6 +17,7 @@ from headfusion.render.files import sanitize_slug
 from headfusion.render.names import claim_names, lemma_tag, used_claims
 from headfusion.render.search import refutation_polys, refutations_context, testimony_context
 from headfusion.render.composition import faces_context, graph_context, hexagon_context, slices_context
+from headfusion.render.gap import gap_paragraph
 from headfusion.render.sections import construction_context, exp_form_context, heads_context
 from headfusion.render.sketch import proof_sketch
 from headfusion.render.source import command_text, function_parts, source_lines
@@ -144,8 +145,15 @@ def _lower_by_text(claim_id: object, every_d: bool = False) -> str | None:
         return rf"a refutation tree (Lemma~\ref{{lem:LR}}, Section~\ref{{sec:refutations}}, claim \texttt{{{claim_id}}})"
     text = LOWER_BY.get(claim_id) if isinstance(claim_id, str) else None
     if text and every_d:
-        return text.replace(" (", " of $F$ (", 1) + r", raised to the power $d$ by Lemma~\ref{lem:LP}"
+        return EVERY_D_LOWER_BY.get(claim_id)
     return text
+
+
+EVERY_D_LOWER_BY = {  # the theorem for every d: the lemma applied to F_d itself, whose d blocks are copies of F
+    "lower:newton": r"Lemma~\ref{lem:L5} applied to $F_d$, whose Newton polytope is the product of $d$ copies of that of $F$"
+                    r" (Lemma~\ref{lem:LP}, Section~\ref{sec:lower})",
+    "lower:classes": r"Lemma~\ref{lem:LK} applied to $F_d$, whose $d$ blocks are copies of $F$ (Section~\ref{sec:classes})",
+}
 
 
 def _notation_flags(cert: dict, ctx: dict) -> set[str]:
@@ -195,6 +203,13 @@ def _evidence_kinds(claims: dict[str, dict], ctx: dict) -> str:
     if ctx["nrefutations"]:
         kinds.append("refutation trees")
     return "(" + (", ".join(kinds) or "identities of coefficients") + ")"
+
+
+def _absent_numbers(printed: set[str]) -> str | None:
+    """The numbered lemmas L1, L2, … below the last one printed that are not printed: 'L3', 'L3 or L4'."""
+    numbers = sorted(int(i[1:]) for i in printed if i[1:].isdigit())
+    absent = [f"L{k}" for k in range(1, numbers[-1]) if k not in numbers] if numbers else []
+    return (", ".join(absent[:-1]) + " or " + absent[-1] if len(absent) > 1 else absent[0]) if absent else None
 
 
 def build_context(cert: dict) -> dict:
@@ -264,11 +279,15 @@ def build_context(cert: dict) -> dict:
         "command": command,
         "command_spec": command_spec,
         "versions": [{"name": tex_text(k), "version": tex_text(versions[k])} for k in sorted(versions)],
-        "notes": [tex_note(n) for n in metadata.get("notes", [])],
+        "gap": (gap := gap_paragraph(cert)),
+        # the producer's notes on searches are said in the main text, with the gap (`gap`)
+        "notes": [tex_note(n) for n in metadata.get("notes", []) if not (gap and str(n).startswith("search "))],
+        "document": "Exact fusion certificate" if summary["status"] == "proved" else "Exact-fusion bounds certificate",
         "repro": _reproducibility(cert, claims),
         "tournament": _is_tournament(cert["model"]),
         "spec_source": source_lines(spec.get("source")),
     }
+    ctx["lemmas_absent"] = _absent_numbers({lm["id"] for lm in lemmas})
     ctx["evidence_kinds"] = _evidence_kinds(claims, ctx)
     ctx["sigma"] = "sigma" in (flags := _notation_flags(cert, ctx))
     ctx["notation"] = notation_rows({lm["id"] for lm in lemmas} | flags)

@@ -18,6 +18,7 @@ from typing import Any, Sequence
 from headfusion.kernel.checks import substitute
 from headfusion.kernel.poly import add, mul, poly_from_json
 from headfusion.render.notation import formula_tex
+from headfusion.render.orders import is_order_witness
 from headfusion.render.tex import (
     as_fraction,
     coef_prefix,
@@ -213,10 +214,12 @@ def _bezout_tex(item: dict, P: list, rank: int, t_scale: int) -> dict:
         terms = [[list(e), c] for e, c in sorted(poly.items())] if isinstance(poly, dict) else poly
         return tex_poly(terms, t_scale, y) if len(terms) <= MAX_BEZOUT_TERMS else None
 
+    sizes = [len(p) for p in (Pa, fa, item["A"], item["B"])]
     return {
         "a": tex_vector(a),
         "y_of_x": r",\ ".join(f"x_{{{i + 1}}}=y^{{{v}}}" if v != 1 else f"x_{{{i + 1}}}=y" for i, v in enumerate(a)),
         "P": show(Pa), "f": show(fa), "A": show(item["A"]), "B": show(item["B"]), "result": show(combo),
+        "long": max(sizes) > MAX_DISPLAY_TERMS,  # set in running text, where a line can break
     }
 
 
@@ -325,7 +328,11 @@ def _newton_shape(nb: dict, shape: dict, coprime: dict | None, graph: tuple | No
                 others = [sum(int(c) * int(u) for c, u in zip(witness, p)) for p in support if list(p) != [int(x) for x in vertex]]
                 margin = value - max(others) if others else None
             rows.append({"vertex": tex_vector(vertex), "witness": tex_vector(witness), "margin": margin})
-        out.update(rows=rows, count=tex_int(len(nb.get("vertices", []))), more=max(0, len(nb.get("vertices", [])) - MAX_VERTEX_ROWS))
+        listed = nb.get("vertices", [])
+        rank = len(listed[0][1]) if listed else 0
+        out.update(rows=rows, count=tex_int(len(listed)), more=max(0, len(listed) - MAX_VERTEX_ROWS),
+                   orders=(rf"$\omega_\ell=\pi(\ell)-\pi({rank + 1})$ for a permutation $\pi$ of $\{{1,\dots,{rank + 1}\}}$, read off as"
+                           rf" the ranks of $\omega_1,\dots,\omega_{{{rank}}},0$" if rank > 1 and all(is_order_witness(w) for _, w in listed) else None))
     else:
         factors = (coprime or {}).get("factors", [])
         directions = [_binomial_difference(f["poly"]) for f in factors]

@@ -96,7 +96,7 @@ def _classes_sentence(claims: dict[str, dict], summary: dict) -> str | None:
     rho = tilt_vector_tex(first["tilt"], t_scale)
     poly = rf"{q}(\rho_B\odot x)" if tilted else q
     tilt = (rf", after the tilt $x\mapsto\rho_B\odot x$ with $\rho_B={rho}$ (positive, so it keeps supports and signs)" if tilted
-            else rf" (the tilt is $\rho_B={rho}$: none)")
+            else rf", with no tilt ($\rho_B={rho}$)")
     return (
         r"Residue classes give more (Lemma~\ref{lem:LK}, Table~\ref{tab:classes}): the coefficients of"
         rf" ${poly}${where} add up to the same nonzero number on each of the ${k}$ classes modulo the sublattice"
@@ -118,14 +118,15 @@ def _edges_sentence(claims: dict[str, dict], summary: dict) -> str | None:
     off = non_vertices(claims)
     which = ""
     if single and off and off[0]:
-        which = rf", as {non_vertices_tex(off[0])} of $\supp Q'$ {'is' if len(off[0]) == 1 else 'are'} not among the $V$ vertices"
+        which = rf", as {non_vertices_tex(off[0])} of $\supp Q'$ {'is' if len(off[0]) == 1 else 'are'} not among the $V$ certified vertices"
     return (
-        rf"Rigid edges rule out a head with exactly $V={tex_int(V)}$ atoms (Lemma~\ref{{lem:LE}}, Table~\ref{{tab:edges}}): in such a"
-        r" head every term of $D=gQ'$ is a vertex of $\Newt(D)$. Along each edge of a spanning tree of "
+        rf"Rigid edges give one more (Lemma~\ref{{lem:LE}}, Table~\ref{{tab:edges}}). If $\Newt(Q')$ has more than the $V={tex_int(V)}$"
+        r" certified vertices, Lemma~\ref{lem:L5} already gives $m^*(F)\ge V+1$. Otherwise take a head with exactly $V$ atoms: every"
+        r" term of $D=gQ'$ is a vertex of $\Newt(D)$. The tree edges join the certified vertices of "
         + (r"$\Newt(Q')$" if single else r"every $\Newt(Q'_B)$")
-        + r" the face limit of $F$ is not constant, and the identity of the top faces of $DP'=NQ'$ then forces the matching edge"
-        r" of $\Newt(D)$ to have the same length; so $\Newt(g)$ is a point, $g$ is a monomial, and $D$ would have"
-        rf" $|\supp Q'|={tex_int(_support(exp))}>V$ terms{which}. Hence $m^*(F)\ge {tex_int(bound)}$."
+        + r" and are edges of it; along each the face limit of $F$ is not constant, and the identity of the top faces of $DP'=NQ'$"
+        r" then forces the matching edge of $\Newt(D)$ to have the same length; so $\Newt(g)$ is a point, $g$ is a monomial, and"
+        rf" $D$ would have $|\supp Q'|={tex_int(_support(exp))}>V$ terms{which}. Hence $m^*(F)\ge {tex_int(bound)}$."
     )
 
 
@@ -199,7 +200,7 @@ def proof_sketch(cert: dict) -> dict[str, Any]:
         paragraphs.append(
             rf"The structural bounds stop at ${tex_int(structural)}${why}. A refutation tree"
             rf" (Section~\ref{{sec:refutations}}) shows that no head with ${tex_int(m)}$ atoms exists: every head with"
-            rf" at most ${tex_int(m)}$ atoms would be $D=gQ'$ with $g$ in a finite box (Lemmas~\ref{{lem:L3}}, \ref{{lem:L4}}),"
+            rf" at most ${tex_int(m)}$ atoms would be $D=gQ'$ with $g$ in the box $G$ of Definition~\ref{{def:tree}} (Lemmas~\ref{{lem:L3}}, \ref{{lem:L4}}),"
             rf" and the tree closes every case (Lemma~\ref{{lem:LR}}) {_closing_kinds(claims, V)},"
             rf" so $m^*(F)\ge {tex_int(m + 1)}$."
         )
@@ -210,24 +211,40 @@ def proof_sketch(cert: dict) -> dict[str, Any]:
             rf"Together, ${tex_int(lower)}\le m^*(F)\le {tex_int(U)}$; the exact value is not decided by this certificate."
         )
     if cert.get("spec", {}).get("every_d"):
-        same = lower == U
-        power = rf"m^*(F_d)={tex_int(lower)}^d" if same else rf"{tex_int(lower)}^d\le m^*(F_d)\le {tex_int(U)}^d"
-        by = {"lower:classes": "residue classes of", "lower:hexagon": "hexagon bounds of",
-              "lower:slices": "slice bounds of"}.get(summary.get("lower_bound_claim"), "vertices of the Newton polytope of")
-        paragraphs.append(
-            r"For $F_d(q)=c_d+\sum_{j=1}^dF(q_j)$ the $d$ blocks are copies of $F$ on disjoint variables, so by"
-            r" Lemma~\ref{lem:LP} the lowest-terms denominator of $F_d$ is the product of $d$ copies of $Q'$, one in the variables of"
-            rf" each block; the {by} the copies multiply ("
-            + (r"Lemmas~\ref{lem:LP}, \ref{lem:LK}" if "lower:classes" in claims else
-               r"Lemmas~\ref{lem:LP}, \ref{lem:LM}" if {"lower:hexagon", "lower:slices"} & set(claims) else r"Lemma~\ref{lem:LP}")
-            + r"), and the product head is the $d$-fold product of the head above: the bounds become $d$-th"
-            rf" powers, and ${power}$ for every $d\ge1$ and every constant $c_d$ ($m^*$ does not change when a constant is added)."
-            r" In closed form: an atom of the product head is a tuple $(k_1,\dots,k_d)$ of keys of the block head, with key"
-            r" $(k_1,\dots,k_d)$, weight $\prod_j\mu(k_j)$ and value $c_d+\sum_j v(k_j)$ (block weights $\mu$ and values $v$ as in"
-            r" Section~\ref{sec:upper}), and a vertex $(p_1,\dots,p_d)$ of the $d$-fold product of $\Newt(Q')$ has the witness"
-            r" $(\omega_1,\dots,\omega_d)$, $\omega_j$ a witness of $p_j$ in $\Newt(Q')$."
-        )
+        paragraphs.append(_every_d_paragraph(claims, summary))
     return {"paragraphs": paragraphs}
+
+
+def _every_d_paragraph(claims: dict[str, dict], summary: dict) -> str:
+    """The theorem for every d: the lemma of the lower bound applied to F_d itself, and the d-fold product head."""
+    lower, U = summary["lower_bound"], summary["upper_bound"]
+    power = rf"m^*(F_d)={tex_int(lower)}^d" if lower == U else rf"{tex_int(lower)}^d\le m^*(F_d)\le {tex_int(U)}^d"
+    if summary.get("lower_bound_claim") == "lower:classes":
+        K = summary["residue_class_bound"]
+        bound = (r"Lemma~\ref{lem:LK} applied to $F_d$, with $\mathcal{J}$ the set of its $d$ blocks and for each the sublattice $M_B$,"
+                 rf" the tilt $\rho_B$ and the class sum $C_B$ of its copy of $F$ (Table~\ref{{tab:classes}}), gives"
+                 rf" $m^*(F_d)\ge K_B^d={tex_int(K)}^d$.")
+    elif summary.get("lower_bound_claim") in ("lower:hexagon", "lower:slices"):
+        lemma, table, key = (("LH", "hexagon", "hexagon_bound") if summary["lower_bound_claim"] == "lower:hexagon"
+                             else ("LS", "slices", "slice_bound"))
+        bound = (rf"Lemma~\ref{{lem:{lemma}}} applied to each of the $d$ blocks of $F_d$, copies of $F$ (Table~\ref{{tab:{table}}}), and"
+                 rf" Lemma~\ref{{lem:LM}} over the blocks give $m^*(F_d)\ge {tex_int(summary[key])}^d$.")
+    else:
+        V = summary["newton_vertices"]
+        listed = any(s.get("method") == "vertices" for s in claims.get("lower:newton", {}).get("evidence", {}).get("shapes", []))
+        bound = (r"Lemma~\ref{lem:L5} applied to $F_d$: $\Newt(Q'_d)$ is the product of $d$ copies of $\Newt(Q')$ (Lemma~\ref{lem:LP}),"
+                 r" whose vertices are the tuples $(p_1,\dots,p_d)$ of vertices of $\Newt(Q')$"
+                 + (r", with the witnesses $(\omega_1,\dots,\omega_d)$, $\omega_j$ a witness of $p_j$" if listed else "")
+                 + rf"; so $m^*(F_d)\ge V^d={tex_int(V)}^d$.")
+    return (
+        r"For $F_d(q)=c_d+\sum_{j=1}^dF(q_j)$ the $d$ blocks are copies of $F$ on disjoint variables, so by Lemma~\ref{lem:LP} the"
+        r" lowest-terms denominator of $F_d$ is $Q'_d$, the product of $d$ copies of $Q'$, one in the variables of each block. "
+        + bound
+        + r" Conversely, the product head has one atom per tuple $(k_1,\dots,k_d)$ of keys of the block head, with key"
+        r" $(k_1,\dots,k_d)$, weight $\prod_j\mu(k_j)$ and value $c_d+\sum_j v(k_j)$ (block weights $\mu$ and values $v$ as in"
+        rf" Section~\ref{{sec:upper}}), and represents $F_d$ (Lemma~\ref{{lem:LP}}), so $m^*(F_d)\le {tex_int(U)}^d$. Hence ${power}$ for every"
+        r" $d\ge1$ and every constant $c_d$ ($m^*$ does not change when a constant is added)."
+    )
 
 
 def _closing_kinds(claims: dict, vertices: int) -> str:

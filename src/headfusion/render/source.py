@@ -113,15 +113,16 @@ def function_parts(cert: dict) -> dict:
     if kind == "toml":
         out["source_note"] = ((rf"The option \texttt{{-{{}}-d}} of the recorded command sets the spec's parameter, here ${tex_text(parameter)}={tex_int(spec['d'])}$. "
                                if spec.get("d") is not None and not every_d else "")
-                              + r"The verifier rebuilds the heads from this text with headfusion's spec parser (a \texttt{[graph]} generator"
-                                r" names a graph of the networkx library); Table~\ref{tab:heads} lists the"
-                                r" heads it defines, and they are what the certificate is about.")
+                              + r"The verifier rebuilds the heads from this text with headfusion's spec parser"
+                              + (rf" (the \texttt{{[graph]}} generator names the networkx function {tex_tt(doc.generator)},"
+                                 r" which lists the graph's edges)" if doc is not None and doc.generator else "")
+                              + r"; Table~\ref{tab:heads} lists the heads it defines, and they are what the certificate is about.")
         out["authors_title"] = tex_tt(spec.get("title", "")) if spec.get("title") else None
         written = doc.title
         substituted = spec.get("d") is not None and written is not None and written != spec.get("title")
         lettered = written is not None and written != spec.get("title")  # for every d, {d} is written as the letter d
         out["authors_note"] = (rf"(the author's words with ${tex_text(parameter)}={tex_int(spec['d'])}$ substituted; not checked)" if substituted
-                               else rf"(the author's words with \texttt{{\{{{tex_text(parameter)}\}}}} written ${tex_text(parameter)}$; not checked)" if lettered
+                               else rf"(the author's words, with the parameter written as the letter ${tex_text(parameter)}$; not checked)" if lettered
                                else "(the author's words, not checked)")
     out["every_d_hint"] = None if every_d else _every_d_hint(spec)
     if every_d:
@@ -140,7 +141,7 @@ def function_parts(cert: dict) -> dict:
                             else r"a family $\sum_{j=1}^dF(q_j)$, for every $d\ge1$")
             out["every_d_family"] = (
                 rf"$F$ is the block of the family of the TOML spec {tex_tt(toml_name)} embedded in the certificate"
-                rf" (Appendix~\ref{{sec:source}}): its member ${tex_text(parameter)}=d$ is a constant plus the sum of $d$ copies of $F$ on"
+                rf" (Appendix~\ref{{sec:source}}): its member {'$d$' if parameter == 'd' else f'${tex_text(parameter)}=d$'} is a constant plus the sum of $d$ copies of $F$ on"
                 r" the disjoint variables $q_1,\dots,q_d$ (the verifier checks this from the TOML text).")
             out["family_corollary"] = "the member $d$ of this family has " + _every_d_bound(summary, "").replace("m^*()", "m^*")
         out["spec_description"] = r"The function $F$ of this certificate is the block of a family (below); as a sum of heads it is"

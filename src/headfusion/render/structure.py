@@ -11,6 +11,7 @@ from fractions import Fraction
 from math import gcd
 from typing import Any
 
+from headfusion.render.orders import MAX_RULE_CHECKS, edge_follows_rule
 from headfusion.render.tex import as_fraction, frac_tex, tex_int, tex_poly, tex_t_coef, tex_vector
 
 MAX_CLASS_ROWS = 256
@@ -116,9 +117,26 @@ def edges_context(summary: dict, claims: dict[str, dict]) -> dict | None:
                          "margin": top - max(below) if below else "--"})
         off = outside[s] if s < len(outside) else []
         shapes.append({"index": s + 1, "rows": rows, "total": len(item["edges"]), "more": max(0, len(item["edges"]) - MAX_EDGE_ROWS),
+                       "certified": tex_int(len(item["edges"]) + 1),
                        "support": len({tuple(e[:-1]) for e, _ in shape["Q"]}), "non_vertices": non_vertices_tex(off) if off else None})
-    return {"shapes": shapes, "bound": tex_int(summary["rigid_edge_bound"]), "vertices": tex_int(summary["newton_vertices"]),
+    rule = _orders_rule(claim["evidence"]["shapes"], exp["evidence"]["shapes"])
+    caption = r"Spanning trees of rigid edges on the certified vertices (Lemma~\ref{lem:LE})." + (
+        rf" Every witness has the form $\omega_\ell=\pi(\ell)-\pi({rule})$ for a ranking $\pi$ of $\{{1,\dots,{rule}\}}$ with one tie"
+        r" (two coordinates of one rank); breaking the tie either way gives two orders that differ by an adjacent transposition,"
+        r" whose order witnesses single out $p_0$ and $p_1$, one each." if rule else "")
+    return {"shapes": shapes, "caption": caption, "bound": tex_int(summary["rigid_edge_bound"]), "vertices": tex_int(summary["newton_vertices"]),
             "support": tex_int(summary["rigid_edge_bound"] and _support(exp["evidence"]))}
+
+
+def _orders_rule(edges: list, shapes: list) -> int | None:
+    """r + 1 when every tree edge's witness is an order with one tie whose two orders single out its ends (else None)."""
+    ranks = set()
+    for item, shape in zip(edges, shapes):
+        support = list({tuple(e[:-1]) for e, _ in shape["Q"]})
+        if len(item["edges"]) * len(support) > MAX_RULE_CHECKS or not all(edge_follows_rule(u, w, c, support) for u, w, c in item["edges"]):
+            return None
+        ranks |= {len(c) + 1 for _, _, c in item["edges"]}
+    return ranks.pop() if len(ranks) == 1 and min(ranks) > 2 else None
 
 
 MAX_NON_VERTICES = 16  # non-vertex points of supp Q′_B named in the text

@@ -32,7 +32,7 @@ def rational_from_json(value: object) -> Fraction:
         raise ValueError("boolean is not a number")
     if isinstance(value, int):
         return Fraction(value)
-    if isinstance(value, str):
+    if isinstance(value, str) and value.isascii():  # int() reads '٢', '２' and '१' as digits: ASCII only
         text = value.strip()
         num, sep, den = text.partition("/")
         try:

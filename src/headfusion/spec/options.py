@@ -25,7 +25,7 @@ SYSTEM_TREES = ("/proc", "/sys", "/dev")
 def timeout(value: object, name: str = "timeout", from_text: bool = False) -> float:
     """Seconds: a finite number in (0, MAX_TIMEOUT] (a string only from the command line)."""
     seconds: float | None = None
-    if isinstance(value, str) and from_text:
+    if isinstance(value, str) and from_text and value.isascii():  # float() reads '٢' and '２' as digits: ASCII only
         try:
             seconds = float(value)
         except ValueError:
@@ -43,7 +43,7 @@ def count(value: object, name: str, low: int = 1, high: int = MAX_ATOMS, from_te
     number: int | None = None
     if isinstance(value, str) and from_text:
         text = value.strip()
-        if text.lstrip("+-").isdigit() and len(text) <= 20:
+        if text.isascii() and text.lstrip("+-").isdigit() and len(text) <= 20:  # str.isdigit and int() accept '٢', '１'
             number = int(text)
     elif isinstance(value, int) and not isinstance(value, bool):
         number = value

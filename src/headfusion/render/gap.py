@@ -1,0 +1,203 @@
+"""The "Status of the gap" paragraph of a bounds certificate (lower < upper), from what its claims say.
+
+The paragraph has three parts, each computed from the certificate, never written per function:
+
+1. where each lower-bound lemma stops and why: one sentence per checked lower-bound claim, from
+   `STOPS` (claim id → a function of the certificate and the claim);
+2. what is known of the heads with lower … upper − 1 atoms: which sizes a search asked about
+   (solver testimony, undecided searches), and for the others why none was run — the command
+   asked for none, the weights e^b are outside the solvers' arithmetic, or the search's key range
+   (the box the keys of a connected head lie in, by Lemma L3's argument; its number of points
+   with thousands separators) is above the limit of `certify`: a limit of the software, not of the
+   mathematics;
+3. what the construction is (the lowest-terms head, g = 1, or another one).
+
+A new lower-bound lemma adds its sentence with one entry in `STOPS`, keyed by its claim id:
+
+    STOPS["lower:new"] = lambda cert, claim: r"Lemma~\\ref{lem:LX} stops at … because …"
+
+The function returns LaTeX (text mode) or None; a claim without an entry is named by its bound
+only ("the claim lower:new gives m* ≥ 7").
+"""
+
+from __future__ import annotations
+
+from math import prod
+from typing import Callable
+
+from headfusion.render.tex import tex_int, tex_text
+
+Sentence = Callable[[dict, dict], "str | None"]
+
+
+def grouped(value: int) -> str:
+    """An integer for math mode with thousands separators: 389{,}017 (huge ones as `tex_int` writes them)."""
+    return f"{value:,}".replace(",", "{,}") if value < 10**30 else tex_int(value)
+
+
+def _support(exp: dict) -> int:
+    return prod(len({tuple(e[:-1]) for e, _ in exp["shapes"][int(b["shape"])]["Q"]}) for b in exp["blocks"])
+
+
+def _newton(cert: dict, claim: dict) -> str:
+    summary = cert["summary"]
+    V = summary["newton_vertices"]
+    exp = _evidence(cert, "exp-form")
+    support = _support(exp)
+    if support == V:
+        why = r"here every point of $\supp Q'$ is a vertex, so no other lemma of this kind can give more"
+    else:
+        why = (rf"it counts vertices only, and ${grouped(support - V)}$ of the ${grouped(support)}$ points of $\supp Q'$ are not"
+               r" among the certified vertices")
+    return rf"Lemma~\ref{{lem:L5}} stops at $V={grouped(V)}$: {why}."
+
+
+def _edges(cert: dict, claim: dict) -> str:
+    V = cert["summary"]["newton_vertices"]
+    return (rf"Lemma~\ref{{lem:LE}} stops at $V+1={grouped(V + 1)}$ by design: it excludes only a head with exactly $V$ atoms,"
+            r" in which every term of $D=gQ'$ would be a vertex of $\Newt(D)$, and says nothing about heads with more.")
+
+
+def _classes(cert: dict, claim: dict) -> str:
+    bound = cert["summary"]["residue_class_bound"]
+    return (rf"Lemma~\ref{{lem:LK}} stops at ${grouped(bound)}$: it gives one term of $D$ per class of $M_B$, and each class"
+            r" must meet $\supp Q'_B$ (a class without a point of it has sum $0$), so no tilt or sublattice gives more than"
+            r" $|\supp Q'_B|$ classes per block.")
+
+
+def _graph(cert: dict, claim: dict) -> str:
+    V = cert["summary"]["newton_vertices"]
+    return (rf"Lemma~\ref{{lem:LG}} (with Lemma~\ref{{lem:LE}}) stops at $V+1={grouped(V + 1)}$ by design: all edges of the graphical"
+            r" zonotope are rigid, which excludes a head with exactly $V$ atoms and says nothing about heads with more.")
+
+
+def _hexagon(cert: dict, claim: dict) -> str:
+    return (rf"Lemma~\ref{{lem:LH}} gives ${grouped(cert['summary']['hexagon_bound'])}$, at most $7$ per block: it uses only that three"
+            r" binomials forming a hexagon divide $Q'_B$.")
+
+
+def _slices(cert: dict, claim: dict) -> str:
+    return (rf"Lemma~\ref{{lem:LS}} stops at ${grouped(cert['summary']['slice_bound'])}$: it counts the nonzero $\omega$-slices of $D$,"
+            r" as many as the negative roots of $Z$ plus one, and bounds each by the factor $Y$ alone.")
+
+
+def _faces(cert: dict, claim: dict) -> str:
+    return (rf"Lemma~\ref{{lem:LD}} stops at ${grouped(cert['summary']['disjoint_face_bound'])}$: it counts only the terms of $D$ on the"
+            r" chosen pairwise disjoint faces, each face by the proved bound of its face function, and none of the terms off them.")
+
+
+def _refutation(cert: dict, claim: dict) -> str:
+    m = int(claim["evidence"]["atoms"])
+    return (rf"A refutation tree (Lemma~\ref{{lem:LR}}, claim \texttt{{{tex_text(claim['id'])}}}) excludes every head with at most"
+            rf" ${grouped(m)}$ atoms.")
+
+
+STOPS: dict[str, Sentence] = {  # claim id → where its lemma stops and why (a new lemma: one entry here)
+    "lower:newton": _newton,
+    "lower:classes": _classes,
+    "lower:edges": _edges,
+    "lower:graph": _graph,
+    "lower:hexagon": _hexagon,
+    "lower:slices": _slices,
+    "lower:faces": _faces,
+}
+
+
+def _evidence(cert: dict, cid: str) -> dict:
+    return next((c.get("evidence", {}) for c in cert.get("claims", []) if c.get("id") == cid), {})
+
+
+def key_range_points(exp: dict, m: int) -> int:
+    """Π over blocks and lattice coordinates of ((m − 1)·w + 1), w the width of supp P′_B ∪ supp Q′_B: the points of the
+    range in which the keys of a connected head with m atoms lie (as `proof.certify.box_points` counts them)."""
+    total = 1
+    for block in exp["blocks"]:
+        shape = exp["shapes"][int(block["shape"])]
+        points = [e[:-1] for e, _ in shape["P"]] + [e[:-1] for e, _ in shape["Q"]]
+        for c in range(len(shape["rows"])):
+            total *= (m - 1) * (max(int(p[c]) for p in points) - min(int(p[c]) for p in points)) + 1
+    return total
+
+
+def _sizes(low: int, high: int) -> str:
+    """'25 to 37 atoms', '9 and 10 atoms', '25 atoms'."""
+    if low == high:
+        return f"${grouped(low)}$ atom" + ("" if low == 1 else "s")
+    return f"${grouped(low)}$ {'and' if high == low + 1 else 'to'} ${grouped(high)}$ atoms"
+
+
+def _not_searched(cert: dict, low: int, high: int) -> str:
+    """Why no search asked about the sizes low … high (the first of them decides the key range)."""
+    from headfusion.proof.certify import CERT_MAX_BOX_POINTS
+
+    exp = _evidence(cert, "exp-form")
+    command = [str(x) for x in cert.get("metadata", {}).get("command", [])]
+    heads = rf"No head with {_sizes(low, high)} has been excluded, and none was searched for"
+    if "--no-search" in command:
+        return heads + r": the command asked for no search (\texttt{-{}-no-search})."
+    if int(exp.get("t_scale", 1)) > 1:
+        return (heads + r": the solvers decide linear real arithmetic, which cannot express the weights $e^b$ of $F$, so the finite"
+                r" search does not apply here. This is a limit of the software, not of the mathematics.")
+    points = key_range_points(exp, low)
+    if points > CERT_MAX_BOX_POINTS:
+        return (heads + rf": a head with $m={grouped(low)}$ atoms, taken connected with its keys in $\Lambda$ (Lemma~\ref{{lem:L2}}), has"
+                r" keys spanning at most $(m-1)w_\ell$ in each lattice coordinate $\ell$, $w_\ell$ the width of $S=\supp P'\cup\supp Q'$ in it, since two of"
+                r" its keys are joined by at most $m-1$ steps, each a difference of two points of $S$; the search for such a head"
+                rf" ranges over the ${grouped(points)}$ points of $\prod_\ell\{{0,\dots,(m-1)w_\ell\}}$, and"
+                rf" \texttt{{headfusion certify}} searches only where they are at most ${grouped(CERT_MAX_BOX_POINTS)}$. This is a limit of"
+                r" the software (the time a solver takes), not of the mathematics: the question is finite.")
+    return heads + "."
+
+
+def _construction(cert: dict) -> str:
+    claims = {c["id"]: c for c in cert.get("claims", [])}
+    by = cert["summary"].get("upper_bound")
+    found = [c for cid, c in claims.items() if cid.startswith("search:") and "head" in c.get("evidence", {})]
+    if found and min(int(c["evidence"]["atoms"]) for c in found) <= by:
+        c = min(found, key=lambda c: int(c["evidence"]["atoms"]))
+        return rf"The upper bound is a head found by a search (claim \texttt{{{tex_text(c['id'])}}}), checked by its coefficient identity."
+    exp, upper = _evidence(cert, "exp-form"), _evidence(cert, "upper")
+    lowest = all(h["N"] == s["P"] and h["D"] == s["Q"] for h, s in zip(upper.get("heads", []), exp.get("shapes", [])))
+    if lowest:
+        return (rf"The upper bound is the lowest-terms head itself, $N/D=P'/Q'$ with $g=1$ and ${grouped(by)}$ atoms; by"
+                r" Lemma~\ref{lem:L4} a smaller head is $D=gQ'$ with a cofactor $g$ that is not a monomial and whose product with $Q'$"
+                r" has fewer terms than $Q'$.")
+    return rf"The upper bound is the construction of Section~\ref{{sec:upper}}, with ${grouped(by)}$ atoms."
+
+
+def gap_paragraph(cert: dict) -> str | None:
+    """The paragraph (LaTeX) for a certificate whose bounds do not meet; None when they do."""
+    summary = cert["summary"]
+    low, high = int(summary["lower_bound"]), int(summary["upper_bound"])
+    if low >= high:
+        return None
+    claims = [c for c in cert.get("claims", []) if c.get("kind") not in ("lemma", "testimony", "undecided")]
+    sentences = []
+    for c in claims:
+        cid = str(c["id"])
+        if cid in STOPS:
+            sentences.append(STOPS[cid](cert, c))
+        elif cid.startswith("search:") and "tree" in c.get("evidence", {}):
+            sentences.append(_refutation(cert, c))
+        elif cid.startswith("lower:"):
+            bound = c.get("evidence", {}).get("bound")
+            sentences.append(rf"The claim \texttt{{{tex_text(cid)}}} gives" + (rf" $m^*(F)\ge {grouped(int(bound))}$." if bound else " a lower bound."))
+    asked = {}
+    for c in cert.get("claims", []):
+        kind, ev = c.get("kind"), c.get("evidence", {})
+        if kind in ("testimony", "undecided") and isinstance(ev.get("atoms"), int) and low <= ev["atoms"] < high:
+            asked[int(ev["atoms"])] = kind
+    for kind, words in (("testimony", r"a solver reports that none exists (testimony, not checked, Section~\ref{sec:testimony})"),
+                        ("undecided", r"the search ended without a verdict (Section~\ref{sec:testimony})")):
+        ms = sorted(m for m, k in asked.items() if k == kind)
+        if ms:
+            sizes = ", ".join(f"${grouped(m)}$" for m in ms[:-1]) + (" and " if len(ms) > 1 else "") + f"${grouped(ms[-1])}$"
+            sentences.append(rf"For heads with at most {sizes} atoms {words}; the certificate does not use this.")
+    rest = [m for m in range(low, high) if m not in asked]
+    if rest:
+        sentences.append(_not_searched(cert, rest[0], rest[-1]) if rest == list(range(rest[0], rest[-1] + 1))
+                         else rf"No head with $m$ atoms for the other $m<{grouped(high)}$ has been excluded.")
+    sentences.append(_construction(cert))
+    if summary.get("every_d"):
+        sentences.append(r"For $F_d$ the bounds are the $d$-th powers of these.")
+    return " ".join(sentences)

@@ -21,6 +21,7 @@ LEMMAS: dict[str, tuple[str, tuple[str, ...], str]] = {
     "LZ": ("Parallelepipeds", ("L5",), r"A product of $s$ binomials whose exponent differences are linearly independent has a parallelepiped with $2^s$ vertices as its Newton polytope."),
     "LK": ("Residue classes", ("L2", "L4", "L5", "LP"), r"Let $F=P'/Q'$ be in lowest terms and, for each block $B$ of a set $\mathcal{J}$ of blocks, $M_B\subseteq\Lambda_B$ a sublattice of index $K_B$ and $\rho_B$ a vector of positive reals. If the sums of the coefficients of $Q'_B(\rho_B\odot x)$ over the $K_B$ classes of $\Lambda_B/M_B$ all equal one number $C_B\ne0$ for every $B\in\mathcal{J}$, then $m^*(F)\ge\prod_{B\in\mathcal{J}}K_B\cdot\prod_{B\notin\mathcal{J}}\#\operatorname{vert}\operatorname{Newt}(Q'_B)$."),
     "LE": ("Rigid edges", ("L2", "L4", "L5", "LP"), r"Let $F=P'/Q'$ be in lowest terms, for every block $B$ let $V_B$ vertices of $\operatorname{Newt}(Q'_B)$ be given, and $V=\prod_BV_B$. For an edge of $\operatorname{Newt}(Q'_B)$ exposed by an integer vector $\omega$, let $P'_{B,\omega}$ and $Q'_{B,\omega}$ be the terms of $P'_B$ and $Q'_B$ on the top $\omega$-level of $Q'_B$; the edge is \emph{rigid} if $P'_{B,\omega}/Q'_{B,\omega}$ is not constant. If for every block the given vertices are joined by a tree of rigid edges and $|\operatorname{supp}Q'|>V$, then $m^*(F)\ge V+1$."),
+    "LU": ("Unit roots", ("L1", "L4"), r"Let $F=c+P'/Q'$ with $\gcd(P',Q')=1$ have one block, of rank 1, with $Q'=u\prod_{d\in\mathcal{D}}\Phi_d(x)$ for a unit $u$ and the cyclotomic polynomials $\Phi_d$ of a nonempty set $\mathcal{D}$ of orders; let $L=\operatorname{lcm}\mathcal{D}$ and $\mathcal{D}/g=\{d/\gcd(d,g):d\in\mathcal{D}\}$. If $\mathcal{D}/g$ is none of $\{3\},\{4\},\{6\}$ for $g=1,\dots,L$, and, if it is $\{2\}$ for some $g$, $G=(1+x^{L/2})P'/Q'$ is a Laurent polynomial with a term $x^e$, $L/2\nmid e$, then no head with at most 3 atoms represents $F$: $m^*(F)\ge4$."),
     "LR": ("Refutations", ("L2", "L3", "L4", "L5"), r"If a refutation tree for $m$ closes all its leaves, no head with at most $m$ atoms represents $F$."),
 }
 
@@ -95,6 +96,13 @@ def edges(count: int, vertices: int, support: int) -> str:
     return (rf"Spanning trees of {plural(count, 'rigid edge')}, each with its exposing witness (Table~\ref{{tab:edges}}), join the "
             rf"vertices of every block's Newton polytope; $V={tex_int(vertices)}$ and $|\operatorname{{supp}}Q'|={tex_int(support)}>V$, "
             rf"so by Lemma LE, $m^*(F)\ge {tex_int(vertices + 1)}$.")
+
+
+def unit_roots(orders: list[int], lcm: int, halving: int | None, term: int | None) -> str:
+    factors, orders_text = "".join(r"\Phi_{%d}" % d for d in orders), ",".join(map(str, orders))
+    two = rf"; it is $\{{2\}}$ for $g={halving}$, and $G=(1+x^{{{lcm // 2}}})P'_B/Q'_B$ has the term $x^{{{term}}}$, ${lcm // 2}\nmid{term}$" if halving else ""
+    return (rf"$Q'_B$ is a unit times ${factors}$; for $\mathcal{{D}}=\{{{orders_text}\}}$ and $g=1,\dots,{lcm}$, $\mathcal{{D}}/g$ is "
+            rf"never $\{{3\}}$, $\{{4\}}$ or $\{{6\}}${two}; by Lemma LU, $m^*(F)\ge4$.")
 
 
 def head(atoms: int) -> str:

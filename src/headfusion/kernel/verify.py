@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Callable
 
-from headfusion.kernel import checks, statements as say, structure
+from headfusion.kernel import checks, cyclotomic, statements as say, structure
 from headfusion.kernel.base import CheckFailed, SchemaError, parse_json, read_certificate_text, require, sha256
 from headfusion.kernel.model import Model, model_from_json
 
@@ -27,13 +27,15 @@ KINDS: dict[str, tuple[str, str, Callable]] = {  # check: (kind, title, function
     "face-limits": ("lower-bound", "Face-limit bound", checks.check_faces),
     "classes": ("lower-bound", "Residue-class bound", structure.check_classes),
     "edges": ("lower-bound", "Rigid-edge bound", structure.check_edges),
+    "unit-roots": ("lower-bound", "Unit-root bound", cyclotomic.check_unit_roots),
     "refutation": ("refutation", "No smaller head", checks.check_refutation),
     "head": ("construction", "A smaller head", checks.check_head),
     "testimony": ("testimony", "Solver testimony", checks.check_testimony),
     "unknown": ("undecided", "Undecided search", checks.check_unknown),
 }
 FIXED = {"def:F": "definition", "exp-form": "exp-form", "coprime": "coprime", "upper": "construction",
-         "lower:newton": "newton", "lower:face": "face-limits", "lower:classes": "classes", "lower:edges": "edges"}
+         "lower:newton": "newton", "lower:face": "face-limits", "lower:classes": "classes", "lower:edges": "edges",
+         "lower:unit-roots": "unit-roots"}
 REQUIRED = ("def:F", "exp-form", "coprime", "upper", "lower:newton", "theorem")
 _ = None  # FIELDS: every field a check may find in its evidence ({...} a table, [x] a list of x); any other fails
 FIELDS: dict[str, object] = {"exp-form": {"t_scale": _, "shapes": [{"denominator": _, "rows": _, "P": _, "Q": _}], "blocks": [
@@ -42,7 +44,7 @@ FIELDS: dict[str, object] = {"exp-form": {"t_scale": _, "shapes": [{"denominator
     "face-limits": {"nodes": [{"form": _, "bound": _, "direction": _, "plus": _, "minus": _}]}, "unknown": {"atoms": _, "reason": _},
     "refutation": {"atoms": _, "tree": _, "multipliers": _, "symmetries": _}, "head": {"atoms": _, "head": [{"key": _, "weight": _, "value": _}]},
     "testimony": {"atoms": _, "verdict": _, "query_sha256": _, "options": _, "solvers": [{"name": _, "version": _, "verdict": _}]},
-    "classes": {"shapes": [{"lattice": _, "tilt": _, "sums": _}]}, "edges": {"shapes": [{"edges": _}]}}
+    "classes": {"shapes": [{"lattice": _, "tilt": _, "sums": _}]}, "edges": {"shapes": [{"edges": _}]}, "unit-roots": {"orders": _}}
 
 
 def known_fields(value: object, schema: object, where: str = "evidence") -> None:

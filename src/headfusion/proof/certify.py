@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from headfusion.algebra.expform import ExpForm, exponential_form
+from headfusion.bounds.cyclotomic import unit_root_bound
 from headfusion.bounds.lower import face_limit_bound, newton_bound
 from headfusion.bounds.structural import StructuralBounds, structural_bounds
 from headfusion.proof.claims import build_certificate
@@ -229,7 +230,8 @@ def certify(
     queries: dict[str, str] = {}
     note = "search not run (--no-search)"
     if search:
-        lower = max(structure.best[0], face[0] or 0)
+        unit = unit_root_bound(form)  # Lemma LU hook (issue 26; to move into the bound engine)
+        lower = max(structure.best[0], face[0] or 0, unit.bound if unit else 0)
         results, queries, note = run_searches(spec, form, lower, search_timeout, progress, timings, refutations)
     certificate = build_certificate(spec, command, results, [note] if note else [], bounds=(form, newton, face, structure))
     return Certified(certificate, queries)

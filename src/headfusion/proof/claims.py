@@ -14,6 +14,7 @@ from typing import Any
 
 from headfusion import __version__
 from headfusion.algebra.expform import exponential_form
+from headfusion.bounds.cyclotomic import unit_root_bound
 from headfusion.bounds.lower import face_limit_bound, newton_bound
 from headfusion.bounds.structural import structural_bounds
 from headfusion.kernel import statements
@@ -133,6 +134,10 @@ def build_certificate(spec: Spec, command: list[str], search_results: list[dict]
         drafts.append(("lower:edges", evidence.edges_evidence(form, structure)))
     if tree is not None and every_d is None:
         drafts.append(("lower:face", evidence.face_evidence(tree)))
+    # Lemma LU hook (issue 26; to move into the bound engine): only where it beats the bounds above
+    unit = unit_root_bound(form) if every_d is None else None
+    if unit is not None and unit.bound > max(structure.best[0], face or 0):
+        drafts.append(("lower:unit-roots", unit.evidence()))
     drafts += search_claims(search_results or [])
     try:
         complete(cert, [(f"lemma:{i}", {}) for i in statements.LEMMAS] + drafts + [("theorem", {})])

@@ -17,6 +17,7 @@ from headfusion.algebra.exact import t_poly_text
 from headfusion.algebra.laurent import LPoly
 from headfusion.spec.load import Spec
 from headfusion.bounds.lower import MAX_LISTED_WITNESSES, lower_bound_summary, newton_bound
+from headfusion.bounds.cyclotomic import unit_root_bound
 from headfusion.bounds.structural import structural_bounds
 
 MAX_FORM_BLOCKS_SHOWN = 12
@@ -237,4 +238,11 @@ def lower_bounds_report(form: ExpForm, witness_cap: int = MAX_LISTED_WITNESSES) 
         result["lower_bound"] = bound
         result["lower_bound_method"] = {"LK": "residue-classes (LK)", "LE": "rigid-edges (LE)"}[lemma]
         result["minimum"] = bound if bound == form.upper_bound else None
+    # Lemma LU hook (issue 26; to move into the bound engine): m* ≥ 4 from the unit roots of a 1-D Q′
+    unit = unit_root_bound(form)
+    result["unit_roots"] = None if unit is None else {"bound": unit.bound, "orders": list(unit.orders), "lcm": unit.lcm,
+                                                      "halving": unit.halving, "term": unit.term}
+    if unit is not None and unit.bound > max(result["lower_bound"], face):
+        result["lower_bound"], result["lower_bound_method"] = unit.bound, "unit-roots (LU)"
+        result["minimum"] = unit.bound if unit.bound == form.upper_bound else None
     return result

@@ -54,6 +54,9 @@ def build_parser() -> argparse.ArgumentParser:
     certify_.add_argument("--no-search", action="store_true", help="skip the solver searches")
     certify_.add_argument("--every-d", action="store_true",
                           help="the theorem for every d of a family F_d = Σ_j f(q_j) (W, tanh-sum, or such a TOML spec)")
+    certify_.add_argument("--every", default=None, metavar="A,B",
+                          help="the theorem for every pair of positive integers A ≠ B of an expression with parameters "
+                               "(sigmoid(a*q1) + sigmoid(b*q1): Theorem P)")
     certify_.add_argument("--timeout", type=checked(lambda v: options.timeout(v, "--timeout", True)), default=3600.0, metavar="S", help="wall-clock limit for the whole computation in seconds")
     certify_.add_argument("--search-timeout", type=checked(lambda v: options.timeout(v, "--search-timeout", True)), default=60.0, metavar="S", help="seconds per solver question")
     certify_.add_argument("--refutation", action="append", metavar="FILE",

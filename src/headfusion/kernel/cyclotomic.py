@@ -1,15 +1,13 @@
-"""One dimension: Lemma LU (unit roots of positive binomials and trinomials; DESIGN §9, Theorem P).
+"""One dimension: Lemma LU (unit roots of positive binomials and trinomials) and Theorem P (DESIGN §9).
 
 claim             lemma  recomputed here
-lower:unit-roots  LU     F has one block, of rank 1, and Q′_B = u·Π_{d∈𝒟} Φ_d(x), u one term, 𝒟 the listed orders
-                         (distinct, each ≤ MAX_ORDER), Φ_d recomputed as Π_{e|d} (x^e − 1)^μ(d/e); for g = 1..L,
-                         L = lcm 𝒟 (L·|𝒟| ≤ MAX_POINTS), the set 𝒟/g = {d/gcd(d, g) : d ∈ 𝒟} is never {3}, {4} or
-                         {6}; if it is {2} for some g, G = (1 + x^(L/2))·P′_B/Q′_B (exact division) has a term x^e with
-                         L/2 ∤ e.  Then no head with at most 3 atoms represents F: m*(F) ≥ 4.
-Why (proof in docs/mathematics.md §4 and the certificate): a head has D = h·Q′ (L4), so D vanishes at the
-primitive d-th roots of unity, d ∈ 𝒟; a positive D with ≤ 3 terms is D̃(x^g) with at most two roots of D̃ on the
-unit circle, conjugate and ≠ 1, which forces 𝒟/g = {k}, φ(k) ≤ 2, k ≠ 1; for k = 2, D = (1 + x^g)E(x^g) with g an
-odd multiple of L/2, and N − cD = E(x^g)·S(x^(L/2))·G would have a term off (L/2)Z, outside supp D.
+lower:unit-roots  LU     F has one block, of rank 1; Q′_B = u·Π_{d∈𝒟} Φ_d(x), u one term, 𝒟 the listed orders
+                         (distinct, ≤ MAX_ORDER), Φ_d = Π_{e|d} (x^e − 1)^μ(d/e); for g = 1..L = lcm 𝒟 (L·|𝒟| ≤
+                         MAX_POINTS), 𝒟/g = {d/gcd(d, g)} is never {3}, {4}, {6}; if it is {2} for some g,
+                         G = (1 + x^(L/2))·P′_B/Q′_B (exact division) has a term x^e, L/2 ∤ e.  Then m*(F) ≥ 4.
+lower:pairs       TP     only in the family certificate of σ(a·q1) + σ(b·q1) (the spec layer read the template's
+                         syntax; the model is the lift G = σ(u1) + σ(u2)): m*(F_{a,b}) ≥ 4 for all a ≠ b.
+Proofs: docs/mathematics.md §4 (Lemma LU, Theorem P) and the certificate's lemma text.
 """
 
 from __future__ import annotations
@@ -25,18 +23,9 @@ MAX_ORDER = 2000  # largest order d of a cyclotomic factor Φ_d the kernel recom
 
 
 def _mobius(n: int) -> int:
-    """μ(n) by trial division."""
-    sign, p = 1, 2
-    while n > 1:
-        if p * p > n:
-            p = n
-        if n % p == 0:
-            n //= p
-            if n % p == 0:
-                return 0
-            sign = -sign
-        p += 1
-    return sign
+    """μ(n): 0 if a square of a prime divides n, else (−1)^(number of prime factors)."""
+    primes = [p for p in range(2, n + 1) if n % p == 0 and all(p % k for k in range(2, p))]
+    return 0 if any(n % (p * p) == 0 for p in primes) else (-1) ** len(primes)
 
 
 def cyclotomic(d: int) -> Poly:
@@ -82,3 +71,9 @@ def check_unit_roots(model: object, ev: dict, facts: dict) -> tuple[dict, list[s
         require(off, f"every exponent of G = (1 + x^{half})P'_B/Q'_B is a multiple of {half}: the numerator argument fails")
         term = off[0]
     return {"lower": 4}, ["coprime", "exp-form", "lemma:LU"], say.unit_roots(orders, L, collapses.get(2), term)
+
+
+def check_pairs(model: object, ev: dict, facts: dict) -> tuple[dict, list[str], str]:
+    """Theorem P's hypothesis, read by the statement layer: the certificate is the family's (--every a,b)."""
+    require(facts.get("every") is not None and ev == {}, "Theorem P is the lower bound of the family certificate only")
+    return {"pairs": 4}, ["def:F", "lemma:TP"], say.pairs(*facts["every"])

@@ -22,6 +22,7 @@ LEMMAS: dict[str, tuple[str, tuple[str, ...], str]] = {
     "LK": ("Residue classes", ("L2", "L4", "L5", "LP"), r"Let $F=P'/Q'$ be in lowest terms and, for each block $B$ of a set $\mathcal{J}$ of blocks, $M_B\subseteq\Lambda_B$ a sublattice of index $K_B$ and $\rho_B$ a vector of positive reals. If the sums of the coefficients of $Q'_B(\rho_B\odot x)$ over the $K_B$ classes of $\Lambda_B/M_B$ all equal one number $C_B\ne0$ for every $B\in\mathcal{J}$, then $m^*(F)\ge\prod_{B\in\mathcal{J}}K_B\cdot\prod_{B\notin\mathcal{J}}\#\operatorname{vert}\operatorname{Newt}(Q'_B)$."),
     "LE": ("Rigid edges", ("L2", "L4", "L5", "LP"), r"Let $F=P'/Q'$ be in lowest terms, for every block $B$ let $V_B$ vertices of $\operatorname{Newt}(Q'_B)$ be given, and $V=\prod_BV_B$. For an edge of $\operatorname{Newt}(Q'_B)$ exposed by an integer vector $\omega$, let $P'_{B,\omega}$ and $Q'_{B,\omega}$ be the terms of $P'_B$ and $Q'_B$ on the top $\omega$-level of $Q'_B$; the edge is \emph{rigid} if $P'_{B,\omega}/Q'_{B,\omega}$ is not constant. If for every block the given vertices are joined by a tree of rigid edges and $|\operatorname{supp}Q'|>V$, then $m^*(F)\ge V+1$."),
     "LU": ("Unit roots", ("L1", "L4"), r"Let $F=c+P'/Q'$ with $\gcd(P',Q')=1$ have one block, of rank 1, with $Q'=u\prod_{d\in\mathcal{D}}\Phi_d(x)$ for a unit $u$ and the cyclotomic polynomials $\Phi_d$ of a nonempty set $\mathcal{D}$ of orders; let $L=\operatorname{lcm}\mathcal{D}$ and $\mathcal{D}/g=\{d/\gcd(d,g):d\in\mathcal{D}\}$. If $\mathcal{D}/g$ is none of $\{3\},\{4\},\{6\}$ for $g=1,\dots,L$, and, if it is $\{2\}$ for some $g$, $G=(1+x^{L/2})P'/Q'$ is a Laurent polynomial with a term $x^e$, $L/2\nmid e$, then no head with at most 3 atoms represents $F$: $m^*(F)\ge4$."),
+    "TP": ("Pairs of scales", ("L1", "L2", "L4", "LU"), r"For positive integers $a\ne b$, no head with at most 3 atoms represents $\sigma(aq)+\sigma(bq)$, and a head $N(u)/D(u)$ of $G(u_1,u_2)=\sigma(u_1)+\sigma(u_2)$ with $n$ atoms gives the head $N(aq,bq)/D(aq,bq)$ of $\sigma(aq)+\sigma(bq)$ with at most $n$ atoms."),
     "LR": ("Refutations", ("L2", "L3", "L4", "L5"), r"If a refutation tree for $m$ closes all its leaves, no head with at most $m$ atoms represents $F$."),
 }
 
@@ -103,6 +104,17 @@ def unit_roots(orders: list[int], lcm: int, halving: int | None, term: int | Non
     two = rf"; it is $\{{2\}}$ for $g={halving}$, and $G=(1+x^{{{lcm // 2}}})P'_B/Q'_B$ has the term $x^{{{term}}}$, ${lcm // 2}\nmid{term}$" if halving else ""
     return (rf"$Q'_B$ is a unit times ${factors}$; for $\mathcal{{D}}=\{{{orders_text}\}}$ and $g=1,\dots,{lcm}$, $\mathcal{{D}}/g$ is "
             rf"never $\{{3\}}$, $\{{4\}}$ or $\{{6\}}${two}; by Lemma LU, $m^*(F)\ge4$.")
+
+
+def pairs(a: str, b: str) -> str:
+    return (rf"Every member $F_{{{a},{b}}}(q)=\sigma({a}q_1)+\sigma({b}q_1)$ of the family (read from the spec's template) is $F({a}q_1,{b}q_1)$ "
+            rf"for the function $F(q_1,q_2)=\sigma(q_1)+\sigma(q_2)$ of this certificate; by Lemma TP, $m^*(F_{{{a},{b}}})\ge4$ for all positive integers ${a}\ne {b}$.")
+
+
+def every_pair(lower: int, upper: int, names: list[str]) -> str:
+    a, b = names
+    bound = rf"m^*(F_{{{a},{b}}})={lower}" if lower == upper else rf"{lower}\le m^*(F_{{{a},{b}}})\le {upper}"
+    return rf"For all positive integers ${a}\ne {b}$, the function $F_{{{a},{b}}}(q)=\sigma({a}q_1)+\sigma({b}q_1)$ satisfies ${bound}$."
 
 
 def head(atoms: int) -> str:

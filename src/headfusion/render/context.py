@@ -21,6 +21,7 @@ from headfusion.render.sections import construction_context, exp_form_context, h
 from headfusion.render.sketch import proof_sketch
 from headfusion.render.source import command_text, function_parts, source_lines
 from headfusion.render.structure import classes_context, edges_context
+from headfusion.render.unitroots import unit_roots_context
 from headfusion.render.symbols import lemma_refs, notation_rows
 from headfusion.render.tex import math_safe_statement, tex_int, tex_note, tex_text
 
@@ -132,6 +133,8 @@ LOWER_BY = {  # claim id -> where the lower bound comes from, in words
     "lower:classes": r"the residue-class bound (Lemma~\ref{lem:LK}, Section~\ref{sec:classes})",
     "lower:edges": r"the rigid-edge bound (Lemma~\ref{lem:LE}, Section~\ref{sec:edges})",
     "lower:face": r"the face-limit bound (Lemma~\ref{lem:L6})",
+    "lower:unit-roots": r"the unit-root bound (Lemma~\ref{lem:LU}, Section~\ref{sec:unitroots})",
+    "lower:pairs": r"Theorem P for every pair (Lemma~\ref{lem:TP})",
 }
 
 
@@ -185,7 +188,8 @@ def _evidence_kinds(claims: dict[str, dict], ctx: dict) -> str:
         kinds.append("parallelepipeds of independent binomials")
     if not kinds and shapes and all(sh.get("newton") and sh["newton"].get("k") == 0 for sh in shapes):
         kinds.append("a unit denominator")
-    kinds += [text for key, text in (("classes", "a table of class sums"), ("edges", "a spanning tree of rigid edges")) if ctx[key]]
+    kinds += [text for key, text in (("classes", "a table of class sums"), ("edges", "a spanning tree of rigid edges"),
+                                     ("unit_roots", "a cyclotomic factorisation")) if ctx[key]]
     if ctx["faces"]["present"]:
         kinds.append("a face-limit tree")
     if ctx["nrefutations"]:
@@ -244,6 +248,7 @@ def build_context(cert: dict) -> dict:
         "faces": faces_context(cert, claims),
         "classes": classes_context(summary, claims),
         "edges": edges_context(summary, claims),
+        "unit_roots": unit_roots_context(claims),
         "lower_by_text": _lower_by_text(summary.get("lower_bound_claim"), bool(spec.get("every_d"))),
         "refutations": refutations_context(cert),
         "refutation_p": P,

@@ -17,6 +17,7 @@ from headfusion.render.names import used_claims
 from headfusion.render.sections import _atoms_of
 from headfusion.render.structure import _lattice_tex, _support, non_vertices, non_vertices_tex, tilt_vector_tex
 from headfusion.render.tex import tex_int, tex_linear, tex_vector
+from headfusion.render.unitroots import pair_family_sentence, unit_roots_sentence
 
 
 def _claims(cert: dict) -> dict[str, dict]:
@@ -194,7 +195,8 @@ def proof_sketch(cert: dict) -> dict[str, Any]:
         + rf" Hence every head for $F$ has at least ${tex_int(V)}$ atom{'' if V == 1 else 's'}."
     )
     paragraphs.append(newton)
-    paragraphs += [text for text in (_classes_sentence(claims, summary), _edges_sentence(claims, summary)) if text]
+    paragraphs += [text for text in (_classes_sentence(claims, summary), _edges_sentence(claims, summary),
+                                     unit_roots_sentence(claims)) if text]  # unit roots: Lemma LU (issue 26)
     if "upper" in claims:
         blocks = claims.get("exp-form", {}).get("evidence", {}).get("blocks", [])
         built = _atoms_of(claims["upper"]["evidence"]["heads"], blocks) if blocks else U
@@ -248,6 +250,7 @@ def proof_sketch(cert: dict) -> dict[str, Any]:
             r" Section~\ref{sec:upper}), and a vertex $(p_1,\dots,p_d)$ of the $d$-fold product of $\Newt(Q')$ has the witness"
             r" $(\omega_1,\dots,\omega_d)$, $\omega_j$ a witness of $p_j$ in $\Newt(Q')$."
         )
+    paragraphs += [text for text in (pair_family_sentence(cert),) if text]  # the family of Theorem P (issue 26)
     return {"paragraphs": paragraphs}
 
 

@@ -123,7 +123,12 @@ def function_parts(cert: dict) -> dict:
         out["authors_note"] = (rf"(the author's words with ${tex_text(parameter)}={tex_int(spec['d'])}$ substituted; not checked)" if substituted
                                else rf"(the author's words with \texttt{{\{{{tex_text(parameter)}\}}}} written ${tex_text(parameter)}$; not checked)" if lettered
                                else "(the author's words, not checked)")
-    out["every_d_hint"] = None if every_d else _every_d_hint(spec)
+    out["every_d_hint"] = None if every_d or spec.get("every") else _every_d_hint(spec)
+    out["family_intro"] = r"$F$ is the block of the family of Section~\ref{sec:function}, whose members are sums of copies of $F$." if every_d else None
+    if spec.get("every"):  # the family σ(a·q1) + σ(b·q1) of Theorem P (issue 26)
+        from headfusion.render.unitroots import pair_family_parts
+
+        return {**out, **pair_family_parts(spec, block)}
     if every_d:
         out["spec_math"] = ("F(q)=" + block) if block else None
         if kind == "family":

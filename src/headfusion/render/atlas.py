@@ -24,7 +24,7 @@ HEADERS = ("lower", "upper", "m*", "status", "lower bound by")
 def _cells(row: dict) -> list[str]:
     minimum = "" if row["minimum"] is None else str(row["minimum"])
     lemma = row["lemma"] or (f"refused: {row['reason']}" if row.get("reason") else "")
-    claim = f" ({row['claim']})" if row.get("claim") else ""
+    claim = f", {row['claim']}" if row.get("claim") else ""
     return [str(v) for v in row["point"].values()] + ["" if row["lower"] is None else str(row["lower"]),
                                                       "" if row["upper"] is None else str(row["upper"]), minimum,
                                                       row["status"], lemma + claim]

@@ -133,3 +133,12 @@ def test_on_a_dask_scheduler_with_two_workers(tmp_path, capsys):
             os.killpg(proc.pid, signal.SIGTERM)
         for proc in started:
             proc.wait(timeout=30)
+
+
+def test_a_point_past_its_time_limit_is_reported_and_tried_again(tmp_path, capsys):
+    argv = (TRIPLES, "a=1..1", "b=3..3", "c=5..5")
+    data = atlas(capsys, tmp_path, *argv, "--point-timeout", "0.3")
+    assert data["rows"][0]["status"] == "time limit" and data["rows"][0]["minimum"] is None
+    assert not list((tmp_path / "rows").glob("*.json"))  # not saved: the next run computes it
+    data = atlas(capsys, tmp_path, *argv)
+    assert data["computed"] == 1 and data["rows"][0]["minimum"] == 8

@@ -262,3 +262,9 @@ def _lu_below_search(terms: list) -> None:
     result = refute(P.terms, Q.terms, 3, deadline=time.time() + 60)
     assert result.status != "sat", (text, result.head)
     assert block_unit_roots(form.blocks[0]) == found
+    from headfusion.kernel.checks import check_exp_form
+    from headfusion.kernel.model import model_from_json
+    from headfusion.proof.evidence import exp_form_evidence
+
+    model = model_from_json(form.model.to_json())  # the producer offers only what the kernel accepts
+    assert check_unit_roots(model, found.evidence(), {"exp-form": check_exp_form(model, exp_form_evidence(form), {})[0]})[0] == {"lower": 4}

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from pathlib import Path
 
 from headfusion.cli.common import EXIT_OK, UsageError, print_json
@@ -61,11 +62,15 @@ def cmd_atlas(args: argparse.Namespace) -> int:
         progress.update(done=reused, note=f"{reused} points from an earlier run" if reused else None)
 
         def compute(values: dict) -> dict:
+            began = time.monotonic()
             try:
                 with deadline(args.point_timeout, f"the point {point_key(values)}", "a larger --point-timeout"):
-                    return certify_point(atlas.text, args.ranges, values, args.search_timeout)
+                    result = certify_point(atlas.text, args.ranges, values, args.search_timeout)
             except ResourceLimit as exc:  # over the time limit: reported, not saved (a rerun tries again)
                 return {"row": None, "reason": str(exc)}
+            if result["certificate"] is None and time.monotonic() - began >= args.point_timeout:
+                return {"row": None, "reason": result["row"]["reason"]}  # the deadline, caught as a refusal inside
+            return result
 
         def done(values: dict, result: dict) -> None:
             key = point_key(values)

@@ -49,7 +49,7 @@ def cmd_atlas(args: argparse.Namespace) -> int:
 
     atlas = atlas_spec(args.spec, args.ranges)  # names, ranges and spec checked before any work
     points = atlas.points()
-    if args.scheduler is None and args.jobs is not None:
+    if args.jobs is not None and args.scheduler != "local":
         raise UsageError("--jobs sets the workers of a Dask LocalCluster: give --scheduler local with it")
     out = options.out_dir(args.out or f"out/atlas_{slug_of(atlas.text + ' ' + ' '.join(args.ranges))}")
     points_dir, rows_dir = out / "points", out / "rows"
@@ -75,7 +75,8 @@ def cmd_atlas(args: argparse.Namespace) -> int:
         def done(values: dict, result: dict) -> None:
             key = point_key(values)
             if result.get("row") is None:
-                rows[key] = {"point": dict(values), "lower": None, "upper": None, "minimum": None, "status": "time limit",
+                status = "time limit" if "did not finish within" in str(result.get("reason")) else "failed"
+                rows[key] = {"point": dict(values), "lower": None, "upper": None, "minimum": None, "status": status,
                              "lemma": None, "claim": None, "reason": result.get("reason"), "certificate": None}
             else:
                 if result["certificate"] is not None:

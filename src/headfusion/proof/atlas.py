@@ -120,6 +120,21 @@ def certify_point(text: str, range_items: list[str], values: dict[str, int], sea
     return {"row": row_of(values, result.certificate), "certificate": result.certificate, "queries": result.queries}
 
 
+def point_task(*args: Any) -> dict[str, Any]:
+    """`certify_point` as a Dask task.  Dask's worker processes are daemonic, and a daemonic process may not
+    start children, but certify's solver questions run in child processes (solving/process.py) that are
+    joined or killed before each question returns; so the flag is lifted for the duration of the task."""
+    import multiprocessing
+
+    config = multiprocessing.current_process()._config  # noqa: SLF001 - the flag `Process.start` asserts on
+    daemonic = config.get("daemon", False)
+    config["daemon"] = False
+    try:
+        return certify_point(*args)
+    finally:
+        config["daemon"] = daemonic
+
+
 def run_points(
     todo: list[dict[str, int]],
     compute: Callable[[dict[str, int]], dict],
@@ -131,7 +146,8 @@ def run_points(
     """Compute each point and hand it to `done` as soon as it is finished (in order without Dask).
 
     With `scheduler` ("local" for a LocalCluster of `workers` processes, or tcp://HOST:PORT) each point is one
-    Dask task running `certify_point(*submit_args(point))`; results arrive in the order they finish.
+    Dask task running `certify_point(*submit_args(point))`; results arrive in the order they finish, and a
+    task that fails gives the point {"row": None, "reason": …} (not saved: the next run tries it again).
     """
     if scheduler is None:
         for values in todo:
@@ -145,9 +161,13 @@ def run_points(
     with _client(None if scheduler == "local" else scheduler, workers) as client:
         from distributed import as_completed
 
-        futures = {client.submit(certify_point, *submit_args(values), pure=False): values for values in todo}
+        futures = {client.submit(point_task, *submit_args(values), pure=False): values for values in todo}
         for future in as_completed(list(futures)):
-            done(futures[future], future.result())
+            try:
+                result = future.result()
+            except Exception as exc:  # a lost worker or a failed task: reported for the point, tried again next run
+                result = {"row": None, "reason": f"the Dask task failed ({type(exc).__name__}: {str(exc)[:200]})"}
+            done(futures[future], result)
 
 
 def moonshot_subset_sums(rows: Iterable[dict]) -> list[dict]:

@@ -103,7 +103,7 @@ def function_parts(cert: dict) -> dict:
     spec, summary, model = cert.get("spec", {}), cert["summary"], cert["model"]
     kind, every_d = spec.get("kind"), bool(spec.get("every_d"))
     nheads, atoms = summary.get("heads", 0), summary.get("head_atom_terms", 0)
-    out: dict = {"every_d": every_d, "authors_title": None, "every_d_family": None, "family_corollary": None, "source_note": None,
+    out: dict = {"every_d": every_d, "pair_family": False, "authors_title": None, "every_d_family": None, "family_corollary": None, "source_note": None,
                  "heads_phrase": ("one head" if nheads == 1 else f"a sum of ${tex_int(nheads)}$ heads")
                  + f" with {_plural(atoms, 'atom')}" + ("" if nheads == 1 else " in total")}
     labels = [h.get("label", "") for h in model.get("heads", [])]

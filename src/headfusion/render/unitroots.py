@@ -49,6 +49,7 @@ def unit_roots_context(claims: dict[str, dict]) -> dict[str, Any] | None:
         "orders": ",".join(map(str, orders)),
         "lcm": L,
         "table": [{"g": g, "quotient": _set_tex(v)} for g, v in quotients] if L <= MAX_G_LISTED else None,
+        "singletons": [{"g": g, "quotient": _set_tex(v)} for g, v in quotients if len(v) == 1][:MAX_G_LISTED],
         "halving": halving,
         "half": L // 2,
         "G": None,
@@ -86,6 +87,7 @@ def pair_family_parts(spec: dict, block: str | None) -> dict[str, Any]:
     member = rf"F_{{{a},{b}}}(q)=\sigma({a}q_1)+\sigma({b}q_1)"
     return {
         "every_d": True,  # a family certificate: the theorem is stated for its members, not for F alone
+        "pair_family": True,
         "title": rf"$\sigma({a}q_1)+\sigma({b}q_1)$, for all positive integers ${a}\ne {b}$",
         "spec_math": ("F(q)=" + block) if block else None,
         "family_intro": rf"The members of the family of Section~\ref{{sec:function}} are ${member}=F({a}q_1,{b}q_1)$.",

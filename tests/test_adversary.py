@@ -80,7 +80,7 @@ def k4() -> dict:
     return certificate("proofs/tournament_complete.toml", 4)
 
 
-S3 = "sigmoid(q1) + sigmoid(3*q1)"  # no lemma reaches m* = 4: refutations at m = 2 and m = 3
+S3 = "sigmoid(q1) + sigmoid(3*q1 + log(2))"  # no lemma reaches m* = 4 (LE gives 3; without log(2), LU gives 4): a refutation at m = 3
 
 
 @pytest.fixture(scope="module")

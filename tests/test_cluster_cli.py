@@ -20,7 +20,7 @@ import pytest
 from .conftest import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
-QUESTION = ("search", "sigmoid(q1)+sigmoid(3*q1)", "--atoms", "3", "--refute")  # above its proved bound 2: a real refutation
+QUESTION = ("search", "sigmoid(q1) + sigmoid(3*q1 + log(2))", "--atoms", "3", "--refute")  # at its proved bound 3 (LE): a real refutation
 
 
 def _refused_fast(capsys, address: str, *words: str) -> None:
@@ -88,8 +88,8 @@ def test_without_dask_refute_runs_here_and_the_cluster_options_say_what_to_insta
     from headfusion.solving import distribute
 
     monkeypatch.setattr(distribute, "have_dask", lambda: False)
-    code, out, err = run_cli(capsys, "search", "sigmoid(q1)+sigmoid(3*q1)", "--atoms", "3", "--refute", "--timeout", "60")
-    assert code == 0 and "UNSAT" in out and "replayed" in out, (out, err)  # above the proved bound 2: a refutation
+    code, out, err = run_cli(capsys, "search", "sigmoid(q1) + sigmoid(3*q1 + log(2))", "--atoms", "3", "--refute", "--timeout", "60")
+    assert code == 0 and "UNSAT" in out and "replayed" in out, (out, err)  # at the proved bound 3: a refutation
     for option in (("--jobs", "2"), ("--scheduler", "tcp://127.0.0.1:8786"), ("--checkpoint", "cubes")):
         code, out, err = run_cli(capsys, "search", "W", "-d", "2", "--atoms", "3", "--refute", *option)
         assert code == 2 and err.count("\n") == 1 and "pip install 'headfusion[cluster]'" in err, (option, err)

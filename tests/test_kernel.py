@@ -167,7 +167,8 @@ def test_fabricated_unsat_at_the_construction_size_is_rejected():
 def test_testimony_supports_nothing_and_cannot_raise_the_status():
     results = [{"status": "unsat", "atoms": 2, "solver": {"name": "z3", "version": "4"}, "query_sha256": "ab", "options": {}},
                {"status": "unknown", "atoms": 3}]
-    cert = certificate("sigmoid(q1) + sigmoid(3*q1)", None, results)  # no lemma meets the construction (2 ≤ m* ≤ 4)
+    # no lemma meets the construction (3 ≤ m* ≤ 4; without the log(2), Lemma LU gives 4)
+    cert = certificate("sigmoid(q1) + sigmoid(3*q1 + log(2))", None, results)
     report = verify_certificate(cert)
     assert report.ok
     outcomes = {r[0]: r[2] for r in report.rows}
@@ -395,16 +396,16 @@ def test_the_kernel_loads_no_solver_and_no_producer():
 
 @pytest.fixture(scope="module")
 def refuted() -> dict:
-    """σ(q1)+σ(3q1): m* = 4 proved by replayed refutations at m = 2 and m = 3 (Q′ = 1 + x³: no lemma beyond V = 2)."""
+    """σ(q1)+σ(3q1 + log 1/2): m* = 4 proved by a replayed refutation at m = 3 (LE gives 3; without the log, LU gives 4)."""
     from headfusion.proof.certify import certify
 
-    cert = certify(load_spec("sigmoid(q1) + sigmoid(3*q1)"), ["headfusion", "certify"], search_timeout=60).certificate
+    cert = certify(load_spec("sigmoid(q1) + sigmoid(3*q1 + log(1/2))"), ["headfusion", "certify"], search_timeout=60).certificate
     return json.loads(json.dumps(cert))
 
 
 def test_refuted_minimum_is_proved(refuted):
     assert refuted["summary"]["status"] == "proved" and refuted["summary"]["minimum"] == 4
-    # the searches refuted m = 2 and m = 3; the tree for m = 3 covers m = 2, so it alone is kept
+    # the search starts at the rigid-edge bound 3 (LE): one refutation, at m = 3
     assert [c["id"] for c in refuted["claims"] if c["id"].startswith("search:")] == ["search:m3"]
     assert claim(refuted, "theorem")["depends_on"] == ["search:m3", "upper"]
 

@@ -125,7 +125,7 @@ def test_docs_link_only_inside_the_repository(path):
 
 def test_mathematics_covers_what_certificates_use():
     text = (ROOT / "docs" / "mathematics.md").read_text(encoding="utf-8")
-    for name in ("L1", "L2", "L3", "L4", "L5", "LD", "LM", "LH", "LS", "LP", "LC", "LZ", "LR", "LT", "LK", "LE", "OUT", "IN",
+    for name in ("L1", "L2", "L3", "L4", "L5", "LD", "LM", "LH", "LS", "LP", "LC", "LZ", "LR", "LT", "LK", "LE", "LU", "LG", "OUT", "IN",
                  "count", "layer", "Farkas", "image", "interior", "exponential", "m\\*(F)", "testimony"):
         assert name in text, name
     assert "docs/mathematics.md" in README.read_text(encoding="utf-8")

@@ -1,6 +1,7 @@
 """The bound engine: every proved lower bound of a function, composed through blocks and faces.
 
-For F it computes L5 (Newton), LK (residue classes) mixed with L5 over blocks, LG (graphs), LE (rigid edges),
+For F it computes L5 (Newton), LK (residue classes) mixed with L5 over blocks, LU (unit roots, one dimension),
+LG (graphs), LE (rigid edges),
 LH/LS (nonnegative multiples per block, mixed over blocks by LM) and LD (disjoint faces), where each
 face function is bounded by this same engine, recursively — memoised by canonical form (a function
 up to renaming and a constant) and within a budget of functions and depth, both deterministic, so
@@ -14,6 +15,7 @@ from dataclasses import dataclass, field
 from math import prod
 
 from headfusion.algebra.expform import ExpForm, exponential_form
+from headfusion.bounds.cyclotomic import UnitRootBound, unit_root_bound
 from headfusion.bounds.faces import FaceFamily, face_family
 from headfusion.bounds.facelimits import canonical_form, model_from_canonical
 from headfusion.bounds.graphs import graph_bound
@@ -22,7 +24,7 @@ from headfusion.bounds.multiples import Multiple, block_multiple
 from headfusion.bounds.structural import StructuralBounds, structural_bounds
 from headfusion.spec.model import MultiHead
 
-ORDER = ("L5", "LK", "LG", "LE", "LH", "LD", "LS")  # on ties the first: fewer lines to check, L5 before everything
+ORDER = ("L5", "LK", "LU", "LG", "LE", "LH", "LD", "LS")  # on ties the first: fewer lines to check, L5 before everything
 MAX_FACE_FUNCTIONS = 48  # functions whose own faces are searched (LD), per top-level call
 MAX_FACE_DEPTH = 5
 
@@ -37,6 +39,7 @@ class FunctionBounds:
     multiples: tuple[Multiple | None, ...]  # per block: LH/LS certificates above V_B
     faces: FaceFamily | None
     graph: int | None = None  # LG: V + 1 when every block is a graph's tournament and some graph has a cycle
+    unit_roots: UnitRootBound | None = None  # LU: 4 for a one-block rank-1 F whose Q′ divides no positive binomial or trinomial
     table: dict = field(default_factory=dict, compare=False, repr=False)  # canonical form ↦ FunctionBounds of face functions
 
     @property
@@ -57,6 +60,8 @@ class FunctionBounds:
         out = {"L5": self.newton.count}
         if self.structure.class_bound is not None:
             out["LK"] = self.structure.class_bound
+        if self.unit_roots is not None:
+            out["LU"] = self.unit_roots.bound
         if self.graph is not None:
             out["LG"] = self.graph
         if self.structure.edges is not None:
@@ -89,8 +94,8 @@ class Engine:
         newton = newton_bound(form)
         structure = structural_bounds(form, newton, edges=self.use_edges)
         multiples = tuple(block_multiple(b, nb.count) for b, nb in zip(form.blocks, newton.blocks))
-        graph = graph_bound(form)
-        partial = FunctionBounds(form, newton, structure, multiples, None, graph, self.memo)
+        graph, unit = (graph_bound(form), unit_root_bound(form)) if self.use_edges else (None, None)
+        partial = FunctionBounds(form, newton, structure, multiples, None, graph, unit, self.memo)
         faces = None
         if (self.use_faces and partial.best[0] < form.upper_bound and depth < MAX_FACE_DEPTH
                 and self.searched < MAX_FACE_FUNCTIONS):
@@ -98,7 +103,7 @@ class Engine:
             found = partial.found  # LD must beat the lemmas before it in ORDER and tie at least with those after
             floor = max([v for k, v in found.items() if ORDER.index(k) < ORDER.index("LD")] + [v - 1 for k, v in found.items() if ORDER.index(k) > ORDER.index("LD")])
             faces = face_family(model, form, lambda limit: self.face_bound(limit, depth + 1), floor)
-        return FunctionBounds(form, newton, structure, multiples, faces, graph, self.memo)
+        return FunctionBounds(form, newton, structure, multiples, faces, graph, unit, self.memo)
 
     def face_bound(self, limit: tuple, depth: int) -> int:
         """The proved bound of a face function given by its canonical form (1 for a constant)."""
@@ -112,7 +117,8 @@ class Engine:
 
 
 def function_bounds(model: MultiHead, faces: bool = True, edges: bool = True) -> FunctionBounds:
-    """Every proved lower bound of F (`faces=False`: no LD; `edges=False`: no LE — the every-d theorem uses neither)."""
+    """Every proved lower bound of F (`faces=False`: no LD; `edges=False`: no LE, LG, LU — the every-d theorem uses none:
+    they bound m*, not the terms of multiples, and do not multiply over copies)."""
     return Engine(faces, edges).bounds(model)
 
 

@@ -19,6 +19,12 @@ def _certified(args: argparse.Namespace, command: list[str], progress: Progress)
     refutations = _supplied_refutations(args.refutation or [])
     if refutations and (args.no_search or args.every_d):
         raise UsageError("--refutation supplies a search result: it does not combine with --no-search or --every-d")
+    if args.every is not None:  # the theorem for a two-parameter family (issue 26)
+        if refutations or args.every_d or args.d is not None:
+            raise UsageError("--every states a theorem for every pair: leave out --d, --every-d and --refutation")
+        from headfusion.proof.certify import certify_every_pair
+
+        return certify_every_pair(args.spec, [n.strip() for n in args.every.split(",")], command)
     if not args.every_d:
         spec = load_spec(args.spec, args.d)
         return certify(spec, command, search=not args.no_search, search_timeout=args.search_timeout,
@@ -65,7 +71,9 @@ def cmd_certify(args: argparse.Namespace) -> int:
         return EXIT_OK
     theorem = next(c for c in result.certificate["claims"] if c["id"] == "theorem")
     title = result.certificate["spec"]["title"]
-    if summary["every_d"]:
+    if result.certificate["spec"].get("every"):
+        sys.stdout.write(f"{title}: {summary['status']} for every pair {', '.join(result.certificate['spec']['every'])}\n")
+    elif summary["every_d"]:
         sys.stdout.write(f"{title}: {summary['status']} for every d (block bounds {summary['lower_bound']} and {summary['upper_bound']})\n")
     else:
         sys.stdout.write(f"{title}: {summary['status']} — lower {big(summary['lower_bound'])}, "

@@ -65,7 +65,7 @@ def big(value: int) -> str:
     return f"{text[:6]}...{text[-6:]} ({len(text)} digits)"
 
 
-_TEX = ((r"\sum_{j=1}^d", "\0"), (r"\le", " ≤ "), (r"\ge", " ≥ "), (r"\dots\ ", "... "), (r"\dots", "..."),
+_TEX = ((r"\sum_{j=1}^d", "\0"), (r"\le", " ≤ "), (r"\ge", " ≥ "), (r"\ne ", " ≠ "), (r"\dots\ ", "... "), (r"\dots", "..."),
         (r"\text{ digits}", " digits"), ("m^*", "m*"), ("$", ""))
 
 

@@ -6,6 +6,7 @@ import argparse
 
 from headfusion import __version__
 from headfusion.cli.analyze import cmd_analyze
+from headfusion.cli.atlas import cmd_atlas
 from headfusion.cli.certify import cmd_certify
 from headfusion.cli.common import HelpFormatter, Parser
 from headfusion.cli.explore import cmd_explore
@@ -54,6 +55,9 @@ def build_parser() -> argparse.ArgumentParser:
     certify_.add_argument("--no-search", action="store_true", help="skip the solver searches")
     certify_.add_argument("--every-d", action="store_true",
                           help="the theorem for every d of a family F_d = Σ_j f(q_j) (W, tanh-sum, or such a TOML spec)")
+    certify_.add_argument("--every", default=None, metavar="A,B",
+                          help="the theorem for every pair of positive integers A ≠ B of an expression with parameters "
+                               "(sigmoid(a*q1) + sigmoid(b*q1): Theorem P)")
     certify_.add_argument("--timeout", type=checked(lambda v: options.timeout(v, "--timeout", True)), default=3600.0, metavar="S", help="wall-clock limit for the whole computation in seconds")
     certify_.add_argument("--search-timeout", type=checked(lambda v: options.timeout(v, "--search-timeout", True)), default=60.0, metavar="S", help="seconds per solver question")
     certify_.add_argument("--refutation", action="append", metavar="FILE",
@@ -70,6 +74,25 @@ def build_parser() -> argparse.ArgumentParser:
     explore_.add_argument("--out", default="out", help="output folder")
     _add_output(explore_)
     explore_.set_defaults(handler=cmd_explore)
+
+    atlas = add("atlas", "certify every point of a parameter grid; a table, one certificate per point (resumable)")
+    atlas.add_argument("spec", help="an expression whose numbers may be parameter names (sigmoid(a*q1) + sigmoid(b*q1)), "
+                                    "a proofs/*.toml spec (its parameter) or a family name (d)")
+    atlas.add_argument("ranges", nargs="+", metavar="RANGE", help="a=1..8 b=a+1..8: one range per parameter, in order; a bound "
+                                                                  "may name an earlier parameter plus or minus an integer")
+    atlas.add_argument("--out", default=None, help="output folder (default: out/atlas_<spec>); a rerun into it skips done points")
+    atlas.add_argument("--search-timeout", type=checked(lambda v: options.timeout(v, "--search-timeout", True)), default=60.0,
+                       metavar="S", help="seconds per solver question of a point")
+    atlas.add_argument("--point-timeout", type=checked(lambda v: options.timeout(v, "--point-timeout", True)), default=600.0,
+                       metavar="S", help="seconds per point without Dask (a point past it is reported and tried again next run)")
+    atlas.add_argument("--scheduler", default=None, metavar="ADDRESS", help="one Dask task per point: tcp://HOST:8786 (an existing "
+                       "`dask scheduler` with `dask worker`s), or 'local' for a LocalCluster; needs headfusion[cluster]")
+    atlas.add_argument("--jobs", type=checked(lambda v: options.count(v, "--jobs", 1, options.MAX_JOBS, True)), default=None,
+                       metavar="N", help="with --scheduler local: N worker processes (default: one per core)")
+    atlas.add_argument("--pdf", action="store_true", help="also compile each point's certificate to PDF")
+    atlas.add_argument("--no-pdf", action="store_true", help="no PDF of the table and no figure")
+    _add_output(atlas)
+    atlas.set_defaults(handler=cmd_atlas)
 
     verify = add("verify", "re-check every claim of a certificate (exact, no solver)")
     verify.add_argument("certificate", help="a certificate .json written by certify")

@@ -25,6 +25,8 @@ LEMMAS: dict[str, tuple[str, tuple[str, ...], str]] = {
     "LS": ("Slices", ("LM",), r"Let $R=YZ$ up to a unit, with $\operatorname{supp}Y$ on one level of an integer functional $\omega$, and let $x'$ have positive coordinates. If $y\mapsto Z(x'\odot y^\omega)$ ($x_\ell$ replaced by $x'_\ell y^{\omega_\ell}$) is a nonzero Laurent polynomial with $n$ negative roots counted with multiplicity, then $\mathcal{T}(R)\ge(n+1)\,\mathcal{T}(Y)$."),
     "LD": ("Disjoint faces", ("L1", "L2", "L4", "L5"), r"For a direction $u$ let $F_u(q)=\lim_{\tau\to\infty}F(q+\tau u)$. If $F=P'/Q'$ with $\gcd(P',Q')=1$ and $u_1,\dots,u_n$ are integer directions with $\max_{\operatorname{supp}Q'}\langle u_i+u_j,\cdot\rangle<\max_{\operatorname{supp}Q'}\langle u_i,\cdot\rangle+\max_{\operatorname{supp}Q'}\langle u_j,\cdot\rangle$ for all $i\ne j$, then $m^*(F)\ge\sum_im^*(F_{u_i})$."),
     "LG": ("Graphical zonotopes", ("L5", "LE"), r"Let a block of $F$ be $\sum_{ij\in E}a_{ij}\sigma(\pm(q_i-q_j))$ plus a constant, over the edges of a simple graph $G$ with any orientations and all $a_{ij}\ne0$, and let $Q'_B$ be the product of its edge binomials $x_i+x_j$ (up to a unit). Then $\operatorname{Newt}(Q'_B)$ is the graphical zonotope of $G$, its vertices are the score vectors of the $a(G)$ acyclic orientations of $G$, and every edge of it is rigid."),
+    "LU": ("Unit roots", ("L1", "L4"), r"Let $F=c+P'/Q'$ with $\gcd(P',Q')=1$ have one block, of rank 1, with $Q'=u\prod_{d\in\mathcal{D}}\Phi_d(x)$ for a unit $u$ and the cyclotomic polynomials $\Phi_d$ of a nonempty set $\mathcal{D}$ of orders; let $L=\operatorname{lcm}\mathcal{D}$ and $\mathcal{D}/g=\{d/\gcd(d,g):d\in\mathcal{D}\}$. If $\mathcal{D}/g$ is none of $\{3\},\{4\},\{6\}$ for $g=1,\dots,L$, and, if it is $\{2\}$ for some $g$, $G=(1+x^{L/2})P'/Q'$ is a Laurent polynomial with a term $x^e$, $L/2\nmid e$, then no head with at most 3 atoms represents $F$: $m^*(F)\ge4$."),
+    "TP": ("Pairs of scales", ("L1", "L2", "L4", "LU"), r"For positive integers $a\ne b$, no head with at most 3 atoms represents $\sigma(aq)+\sigma(bq)$, and a head $N(u)/D(u)$ of $G(u_1,u_2)=\sigma(u_1)+\sigma(u_2)$ with $n$ atoms gives the head $N(aq,bq)/D(aq,bq)$ of $\sigma(aq)+\sigma(bq)$ with at most $n$ atoms."),
     "LR": ("Refutations", ("L2", "L3", "L4", "L5"), r"Let $F=P'/Q'$ be in lowest terms. If a refutation tree for $m$ closes all its leaves, no head with at most $m$ atoms represents $F$."),
 }
 
@@ -122,6 +124,24 @@ def graph(graphs: list[tuple[int, list]], vertices: int, support: int) -> str:
     return (rf"Read from the model, {which} ({sizes}; Section~\ref{{sec:graph}}) whose edge binomials are the factors of $Q'_B$: by"
             rf" Lemma LG, $\operatorname{{Newt}}(Q')$ has exactly $V={tex_int(vertices)}$ vertices, the acyclic orientations counted by the"
             rf" verifier, and all its edges are rigid; $|\operatorname{{supp}}Q'|={tex_int(support)}>V$, so by Lemma LE, $m^*(F)\ge {tex_int(vertices + 1)}$.")
+
+
+def unit_roots(orders: list[int], lcm: int, halving: int | None, term: int | None) -> str:
+    factors, orders_text = "".join(r"\Phi_{%d}" % d for d in orders), ",".join(map(str, orders))
+    two = rf"; it is $\{{2\}}$ for $g={halving}$, and $G=(1+x^{{{lcm // 2}}})P'_B/Q'_B$ has the term $x^{{{term}}}$, ${lcm // 2}\nmid{term}$" if halving else ""
+    return (rf"$Q'_B$ is a unit times ${factors}$; for $\mathcal{{D}}=\{{{orders_text}\}}$ and $g=1,\dots,{lcm}$, $\mathcal{{D}}/g$ is "
+            rf"never $\{{3\}}$, $\{{4\}}$ or $\{{6\}}${two}; by Lemma LU, $m^*(F)\ge4$.")
+
+
+def pairs(a: str, b: str) -> str:
+    return (rf"Every member $F_{{{a},{b}}}(q)=\sigma({a}q_1)+\sigma({b}q_1)$ of the family (read from the spec's template) is $F({a}q_1,{b}q_1)$ "
+            rf"for the function $F(q_1,q_2)=\sigma(q_1)+\sigma(q_2)$ of this certificate; by Lemma TP, $m^*(F_{{{a},{b}}})\ge4$ for all positive integers ${a}\ne {b}$.")
+
+
+def every_pair(lower: int, upper: int, names: list[str]) -> str:
+    a, b = names
+    bound = rf"m^*(F_{{{a},{b}}})={lower}" if lower == upper else rf"{lower}\le m^*(F_{{{a},{b}}})\le {upper}"
+    return rf"For all positive integers ${a}\ne {b}$, the function $F_{{{a},{b}}}(q)=\sigma({a}q_1)+\sigma({b}q_1)$ satisfies ${bound}$."
 
 
 def head(atoms: int) -> str:

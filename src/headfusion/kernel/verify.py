@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Callable
 
-from headfusion.kernel import checks, faces, graphs, multiples, statements as say, structure
+from headfusion.kernel import checks, cyclotomic, faces, graphs, multiples, statements as say, structure
 from headfusion.kernel.base import CheckFailed, SchemaError, parse_json, read_certificate_text, require, sha256
 from headfusion.kernel.model import Model, model_from_json
 
@@ -30,6 +30,8 @@ KINDS: dict[str, tuple[str, str, Callable]] = {  # check: (kind, title, function
     "hexagon": ("lower-bound", "Hexagon bound", lambda m, e, f: multiples.check_multiples("LH", m, e, f)),
     "slices": ("lower-bound", "Slice bound", lambda m, e, f: multiples.check_multiples("LS", m, e, f)),
     "faces": ("lower-bound", "Disjoint-face bound", lambda m, e, f: faces.check_faces(m, e, f, SUB_CHECKS)),
+    "unit-roots": ("lower-bound", "Unit-root bound", cyclotomic.check_unit_roots),
+    "pairs": ("lower-bound", "Pairs of scales", cyclotomic.check_pairs),
     "refutation": ("refutation", "No smaller head", checks.check_refutation),
     "head": ("construction", "A smaller head", checks.check_head),
     "testimony": ("testimony", "Solver testimony", checks.check_testimony),
@@ -37,7 +39,7 @@ KINDS: dict[str, tuple[str, str, Callable]] = {  # check: (kind, title, function
 }
 FIXED = {"def:F": "definition", "exp-form": "exp-form", "coprime": "coprime", "upper": "construction",
          "lower:newton": "newton", "lower:classes": "classes", "lower:edges": "edges", "lower:hexagon": "hexagon",
-         "lower:slices": "slices", "lower:faces": "faces", "lower:graph": "graph"}
+         "lower:slices": "slices", "lower:faces": "faces", "lower:graph": "graph", "lower:unit-roots": "unit-roots", "lower:pairs": "pairs"}
 LOWER = ("lower:classes", "lower:graph", "lower:edges", "lower:hexagon", "lower:slices", "lower:faces")  # claims stating a "bound"
 MULTIPLICATIVE = ("lower:newton", "lower:classes", "lower:hexagon", "lower:slices")  # bounds on μ(Q′): they hold for every d (LP, LM)
 REQUIRED = ("def:F", "exp-form", "coprime", "upper", "lower:newton", "theorem")
@@ -48,7 +50,7 @@ FIELDS: dict[str, object] = {"exp-form": {"t_scale": _, "shapes": [{"denominator
     "faces": {"faces": _, "functions": _}, "graph": {}, "hexagon": {"shapes": _}, "slices": {"shapes": _}, "unknown": {"atoms": _, "reason": _},
     "refutation": {"atoms": _, "tree": _, "multipliers": _, "symmetries": _}, "head": {"atoms": _, "head": [{"key": _, "weight": _, "value": _}]},
     "testimony": {"atoms": _, "verdict": _, "query_sha256": _, "options": _, "solvers": [{"name": _, "version": _, "verdict": _}]},
-    "classes": {"shapes": [{"lattice": _, "tilt": _, "sums": _}]}, "edges": {"shapes": [{"edges": _}]}}
+    "classes": {"shapes": [{"lattice": _, "tilt": _, "sums": _}]}, "edges": {"shapes": [{"edges": _}]}, "unit-roots": {"orders": _}, "pairs": {}}
 
 
 def known_fields(value: object, schema: object, where: str = "evidence") -> None:
@@ -71,7 +73,8 @@ def _sub_check(check: str) -> Callable:
     return run
 
 
-SUB_CHECKS = {cid: _sub_check(FIXED[cid]) for cid in ("exp-form", "coprime", "lower:newton") + LOWER} | {"search": _sub_check("refutation")}
+SUB_CHECKS = {cid: _sub_check(FIXED[cid]) for cid in ("exp-form", "coprime", "lower:newton", "lower:unit-roots") + LOWER} | {
+    "search": _sub_check("refutation")}
 
 
 @dataclass(frozen=True)
@@ -113,6 +116,13 @@ def rebuild(spec: dict) -> tuple[dict, dict, str]:
     from headfusion.spec.toml import load_toml_text
 
     try:
+        if spec.get("every") is not None:  # the family σ(a·q1) + σ(b·q1) of Theorem P, read from the template's syntax
+            from headfusion.spec.parametric import pair_family
+
+            built, title, slug = pair_family(spec["text"], spec["every"])
+            fields = {"kind": "expression", "text": spec["text"], "source": None, "d": None, "title": title, "slug": slug,
+                      "every_d": False, "every": spec["every"]}
+            return built.model.to_json(), fields, f"F_(a,b)(q1) = G(a*q1, b*q1), G(q1, q2) = {function_text(built.model)}"
         if spec["every_d"] is True:
             built, title, slug = every_d_block(spec["kind"], spec["text"], spec["source"])
             fields = {"kind": spec["kind"], "text": spec["text"],
@@ -129,14 +139,15 @@ def rebuild(spec: dict) -> tuple[dict, dict, str]:
     return built.model.to_json(), fields, function_text(built.model)
 
 
-def theorem_facts(facts: dict, every_d: bool = False) -> tuple[dict, list[str], str]:
+def theorem_facts(facts: dict, every_d: bool = False, every: list | None = None) -> tuple[dict, list[str], str]:
     """The theorem's numbers, dependencies and statement from the checked claims.
 
     The lower bound is the strongest checked one, the upper the least; `lower_by` names the first claim
     that gives it, and the theorem depends on exactly the claims that give its two numbers (others stay
     checked but unused).  For every d (Lemma LP over d disjoint copies of the block): X^d ≤ m*(F_d) ≤ A^d,
     with X the block's Newton or residue-class bound (LK mixes with L5 per block) and A its construction;
-    searches, face limits and rigid edges of the block are not used (they do not multiply).
+    searches, faces, graphs and rigid edges of the block are not used (they do not multiply).  For the family of
+    Theorem P (`every`): its lower bound and the lift's construction (restricted to every member) only.
     """
     found = [("lower:newton", facts["lower:newton"]["count"])] + [(i, facts[i]["bound"]) for i in LOWER if i in facts]
     uppers = [("upper", facts["upper"]["atoms"])] + ([] if every_d else [(i, f["upper"]) for i, f in facts.items() if "upper" in f])
@@ -144,12 +155,15 @@ def theorem_facts(facts: dict, every_d: bool = False) -> tuple[dict, list[str], 
         found = [(i, b) for i, b in found if i in MULTIPLICATIVE]
     else:
         found += [(i, f["lower"]) for i, f in facts.items() if "lower" in f]
+    if every:
+        require("lower:pairs" in facts, "the theorem for every pair rests on Theorem P (claim lower:pairs)")
+        found, uppers = [("lower:pairs", facts["lower:pairs"]["pairs"])], uppers[:1]
     (by, lower), (upper_by, upper) = max(found, key=lambda item: item[1]), min(uppers, key=lambda item: item[1])
     require(lower <= upper, f"checked bounds contradict each other ({lower} > {upper})")
     status = "proved" if lower == upper else "bounds"
     expected = {"lower": lower, "upper": upper, "minimum": lower if lower == upper else None, "status": status, "lower_by": by}
     deps = sorted({by, upper_by} | ({"lemma:LP"} if every_d else set()))
-    return expected, deps, (say.every_d(lower, upper) if every_d else say.theorem(lower, upper))
+    return expected, deps, say.every_pair(lower, upper, every) if every else say.every_d(lower, upper) if every_d else say.theorem(lower, upper)
 
 
 def summary(model: Model, facts: dict, every_d: bool = False) -> dict:
@@ -189,7 +203,7 @@ def verify_certificate(cert: object) -> Report:
         model = model_from_json(cert["model"])
     except (CheckFailed, KeyError, TypeError) as exc:
         return Report((("def:F", "definition", "failed", str(exc)),))
-    facts["_"] = {"model_sha256": sha256(cert["model"])}
+    facts["_"] = {"model_sha256": sha256(cert["model"]), "every": cert["spec"].get("every")}
     ids = [c.get("id") if isinstance(c, dict) else None for c in cert["claims"]]
     repeats = Counter(i for i in ids if isinstance(i, str))
     for claim in cert["claims"]:
@@ -205,7 +219,7 @@ def verify_certificate(cert: object) -> Report:
                 require(claim["evidence"] == {}, "a lemma's claim carries no evidence")
                 found, deps, kind, title = {}, [f"lemma:{d}" for d in deps], "lemma", f"Lemma {cid[6:]} ({name})"
             elif check == "theorem":
-                found, deps, text = theorem_facts(facts, cert["spec"]["every_d"])
+                found, deps, text = theorem_facts(facts, cert["spec"]["every_d"], cert["spec"].get("every"))
                 require(claim["evidence"] == found, "the theorem's numbers differ from its checked claims")
                 kind, title = "theorem", "Theorem"
             else:
@@ -216,7 +230,7 @@ def verify_certificate(cert: object) -> Report:
                 known_fields(claim["evidence"], FIELDS.get(check))
                 missing = [d for d in claim["depends_on"] if d not in facts]
                 require(not missing, f"depends on {missing}, not checked before it")
-                found, deps, text = function(model, claim["evidence"], {**facts, "model_sha256": facts["_"]["model_sha256"]})
+                found, deps, text = function(model, claim["evidence"], {**facts, **facts["_"]})
             require(sorted(claim["depends_on"]) == sorted(deps), f"dependencies {claim['depends_on']} differ from those its check uses {sorted(deps)}")
             require(all(d in facts for d in deps), f"depends on claims not checked before it: {[d for d in deps if d not in facts]}")
             require(claim["kind"] == kind and claim["title"] == title, "kind or title differ from the claim's check")

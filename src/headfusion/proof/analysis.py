@@ -196,7 +196,7 @@ def _tilt_json(tilt, scale: int) -> list[str]:
     return out
 
 
-METHOD_NAMES = {"L5": "newton-polytope (L4, L5)", "LK": "residue-classes (LK)", "LG": "graph (LG, LE)", "LE": "rigid-edges (LE)", "LH": "hexagon (LH, LM)",
+METHOD_NAMES = {"L5": "newton-polytope (L4, L5)", "LK": "residue-classes (LK)", "LU": "unit-roots (LU)", "LG": "graph (LG, LE)", "LE": "rigid-edges (LE)", "LH": "hexagon (LH, LM)",
                 "LS": "slices (LS, LM)", "LD": "disjoint-faces (LD)"}
 
 
@@ -265,6 +265,9 @@ def lower_bounds_report(form: ExpForm, witness_cap: int = MAX_LISTED_WITNESSES, 
             rows.append({"direction": _dense(face.direction, form.model.dimension), "function": function_text(fold_constants(face_limit(form.model, face.direction))),
                          "bound": face.value, "lemma": sub.best[1] if sub is not None else "constant"})
         faces = {"bound": bounds.faces.value, "faces": rows}
+    unit = bounds.unit_roots
+    result["unit_roots"] = None if unit is None else {"bound": unit.bound, "orders": list(unit.orders), "lcm": unit.lcm,
+                                                      "halving": unit.halving, "term": unit.term}
     result["residue_classes"], result["rigid_edges"], result["multiples"], result["disjoint_faces"] = classes, edges, multiples, faces
     return result
 

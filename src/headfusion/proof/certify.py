@@ -243,3 +243,13 @@ def certify_every_d(text: str, command: list[str]) -> Certified:
     fields = {"kind": family.kind, "text": name, "source": source,
               "d": None, "title": title, "slug": slug, "every_d": True}
     return Certified(build_certificate(block, command, [], [], every_d=fields), {})
+
+
+def certify_every_pair(text: str, names: list[str], command: list[str]) -> Certified:
+    """The theorem for the family σ(a·q1) + σ(b·q1), all positive integers a ≠ b (Theorem P), on its lift G = σ(u1) + σ(u2)."""
+    from headfusion.spec.parametric import pair_family
+
+    lift, title, slug = pair_family(text, names)
+    fields = {"kind": "expression", "text": text, "source": None, "d": None, "title": title, "slug": slug,
+              "every_d": False, "every": list(names)}
+    return Certified(build_certificate(lift, command, [], [], every_d=fields), {})

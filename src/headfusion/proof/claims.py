@@ -78,13 +78,13 @@ def complete(cert: dict, drafts: list[tuple[str, dict]]) -> None:
             name, deps, text = statements.LEMMAS[cid[6:]]
             found, deps, kind, title = {}, [f"lemma:{d}" for d in deps], "lemma", f"Lemma {cid[6:]} ({name})"
         elif check == "theorem":
-            found, deps, text = theorem_facts(facts, cert["spec"]["every_d"])
+            found, deps, text = theorem_facts(facts, cert["spec"]["every_d"], cert["spec"].get("every"))
             ev, kind, title = found, "theorem", "Theorem"
         else:
             if check == "search":
                 check = "refutation" if "tree" in ev else "head"
             kind, title, function = KINDS[check]
-            found, deps, text = function(model, ev, {**facts, "model_sha256": sha256(cert["model"])})
+            found, deps, text = function(model, ev, {**facts, "model_sha256": sha256(cert["model"]), "every": cert["spec"].get("every")})
         facts[cid] = found
         claims.append({"id": cid, "kind": kind, "title": title, "statement": text, "depends_on": sorted(deps), "evidence": ev})
     cert["claims"] = claims
@@ -109,7 +109,8 @@ def build_certificate(spec: Spec, command: list[str], search_results: list[dict]
     """The certificate for a spec: model, claims with evidence (completed and replayed by the kernel), summary.
 
     `every_d`: the spec fields of a family F_d = c_d + Σ_j f(q_j) whose block f is `spec`; the
-    theorem is then stated for every d (Lemma LP), from the block's checked claims.
+    theorem is then stated for every d (Lemma LP), from the block's checked claims.  With the field
+    `every` (the family σ(a·q1) + σ(b·q1), `spec` its lift G), the theorem is Theorem P's, for all a ≠ b.
     """
     model = spec.model
     if bounds is None:  # the every-d theorem uses only the bounds that multiply over blocks (LP, LM)
@@ -123,6 +124,8 @@ def build_certificate(spec: Spec, command: list[str], search_results: list[dict]
         ("upper", evidence.construction_evidence(form)),
     ]
     drafts += evidence.lower_claims(bounds, None)
+    if every_d is not None and every_d.get("every"):  # Theorem P for the family (issue 26)
+        drafts.append(("lower:pairs", {}))
     drafts += search_claims(search_results or [])
     try:
         complete(cert, [(f"lemma:{i}", {}) for i in statements.LEMMAS] + drafts + [("theorem", {})])

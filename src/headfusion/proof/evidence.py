@@ -227,7 +227,7 @@ def multiples_evidence(bounds: FunctionBounds) -> dict:
     return {"shapes": out}
 
 
-CLAIM_OF = {"LK": "lower:classes", "LG": "lower:graph", "LE": "lower:edges", "LH": "lower:hexagon", "LS": "lower:slices", "LD": "lower:faces"}
+CLAIM_OF = {"LK": "lower:classes", "LU": "lower:unit-roots", "LG": "lower:graph", "LE": "lower:edges", "LH": "lower:hexagon", "LS": "lower:slices", "LD": "lower:faces"}
 
 
 def direction_json(direction: tuple) -> list:
@@ -246,6 +246,9 @@ def lower_claims(bounds: FunctionBounds, table: dict[tuple, int] | None, listed:
         out.append(("lower:graph", {}))
     if lemma == "LK":
         out.append(("lower:classes", classes_evidence(bounds.form, bounds.structure)))
+    elif lemma == "LU":
+        assert bounds.unit_roots is not None
+        out.append(("lower:unit-roots", bounds.unit_roots.evidence()))
     elif lemma == "LE":
         out.append(("lower:edges", edges_evidence(bounds.form, bounds.structure)))
     elif lemma in ("LH", "LS"):

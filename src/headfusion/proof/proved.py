@@ -15,7 +15,7 @@ from headfusion.kernel.verify import KINDS, check_of
 from headfusion.proof import evidence
 from headfusion.spec.model import MultiHead
 
-LEMMA_OF_CLAIM = {"lower:newton": "L5", "lower:classes": "LK", "lower:graph": "LG", "lower:edges": "LE", "lower:hexagon": "LH",
+LEMMA_OF_CLAIM = {"lower:newton": "L5", "lower:classes": "LK", "lower:unit-roots": "LU", "lower:graph": "LG", "lower:edges": "LE", "lower:hexagon": "LH",
                   "lower:slices": "LS", "lower:faces": "LD"}
 
 
@@ -46,5 +46,5 @@ def proved_lower_bound(model: MultiHead) -> ProvedBound:
     for cid, ev in drafts:
         facts[cid], _, statement = KINDS[check_of(cid)][2](kernel_model, ev, facts)
     cid, ev = drafts[-1]
-    bound = facts[cid].get("bound", facts[cid].get("count"))
+    bound = facts[cid].get("bound", facts[cid].get("count", facts[cid].get("lower")))
     return ProvedBound(bound, LEMMA_OF_CLAIM[cid], cid, statement, ev, bounds.form.upper_bound)

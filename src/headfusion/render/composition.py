@@ -18,7 +18,7 @@ from headfusion.render.tex import tex_int, tex_linear, tex_poly, tex_rational, t
 MAX_FACE_ROWS = 40
 MAX_PAIR_ROWS = 45  # the pair table is printed for at most 10 faces; beyond, its extremes are named
 MAX_POLY_TERMS = 12
-LEMMA_OF = {"lower:newton": "L5", "lower:classes": "LK", "lower:graph": "LG", "lower:edges": "LE", "lower:hexagon": "LH", "lower:slices": "LS",
+LEMMA_OF = {"lower:newton": "L5", "lower:classes": "LK", "lower:unit-roots": "LU", "lower:graph": "LG", "lower:edges": "LE", "lower:hexagon": "LH", "lower:slices": "LS",
             "lower:faces": "LD"}
 
 
@@ -65,6 +65,8 @@ def _instance(entry: dict) -> str:
         return r"Lemmas~\ref{lem:LH} and~\ref{lem:LM}: a tilted hexagon divides each $Q'_B$ shown"
     if by == "lower:slices":
         return r"Lemmas~\ref{lem:LS} and~\ref{lem:LM}: " + "; ".join(_chain(s) for s in claims[by]["shapes"] if s)
+    if by == "lower:unit-roots":
+        return r"Lemma~\ref{lem:LU}: no positive binomial or trinomial is divisible by $Q'$"
     if by == "lower:graph":
         return rf"Lemma~\ref{{lem:LG}}: a graph's $V={tex_int(entry['bound'] - 1)}$ acyclic orientations and $|\supp Q'|>V$"
     if by == "lower:faces":

@@ -22,6 +22,7 @@ from headfusion.render.sections import construction_context, exp_form_context, h
 from headfusion.render.sketch import proof_sketch
 from headfusion.render.source import command_text, function_parts, source_lines
 from headfusion.render.structure import classes_context, edges_context
+from headfusion.render.unitroots import unit_roots_context
 from headfusion.render.symbols import lemma_refs, notation_rows
 from headfusion.render.tex import math_safe_statement, tex_int, tex_note, tex_text
 
@@ -136,6 +137,8 @@ LOWER_BY = {  # claim id -> where the lower bound comes from, in words
     "lower:hexagon": r"the hexagon bound (Lemmas~\ref{lem:LH} and~\ref{lem:LM}, Section~\ref{sec:hexagon})",
     "lower:slices": r"the slice bound (Lemmas~\ref{lem:LS} and~\ref{lem:LM}, Section~\ref{sec:slices})",
     "lower:faces": r"the disjoint-face bound (Lemma~\ref{lem:LD}, Section~\ref{sec:faces})",
+    "lower:unit-roots": r"the unit-root bound (Lemma~\ref{lem:LU}, Section~\ref{sec:unitroots})",
+    "lower:pairs": r"Theorem P for every pair (Lemma~\ref{lem:TP})",
 }
 
 
@@ -197,7 +200,7 @@ def _evidence_kinds(claims: dict[str, dict], ctx: dict) -> str:
     if not kinds and shapes and all(sh.get("newton") and sh["newton"].get("k") == 0 for sh in shapes):
         kinds.append("a unit denominator")
     kinds += [text for key, text in (("classes", "a table of class sums"), ("edges", "a spanning tree of rigid edges")) if ctx[key]]
-    kinds += [text for key, text in (("graph", "graphs read from the model, with their acyclic orientations counted"),
+    kinds += [text for key, text in (("unit_roots", "a cyclotomic factorisation"), ("graph", "graphs read from the model, with their acyclic orientations counted"),
                                      ("hexagon", "a hexagon of binomial factors"), ("slices", "factorisations with negative roots"),
                                      ("faces", "pairwise disjoint faces with the certificates of their face functions")) if ctx[key]]
     if ctx["nrefutations"]:
@@ -265,6 +268,7 @@ def build_context(cert: dict) -> dict:
         "slices": slices_context(summary, claims),
         "classes": classes_context(summary, claims),
         "edges": edges_context(summary, claims),
+        "unit_roots": unit_roots_context(claims),
         "lower_by_text": _lower_by_text(summary.get("lower_bound_claim"), bool(spec.get("every_d"))),
         "refutations": refutations_context(cert),
         "refutation_p": P,

@@ -10,12 +10,9 @@ from __future__ import annotations
 import csv
 import io
 import json
-import shutil
-import subprocess
-import tempfile
 from pathlib import Path
 
-from headfusion.render.files import LATEX_TIMEOUT, atomic_write, compile_pdf, latex_engine, sanitize_slug
+from headfusion.render.files import atomic_write, sanitize_slug
 from headfusion.render.tex import log2_int, tex_text
 
 EXPLORE_COLUMNS = ("d", "heads", "head_atom_terms", "lower_bound", "lower_bound_method", "upper_bound", "minimum",
@@ -66,24 +63,8 @@ def write_explore(rows: list[dict], out_dir: Path, slug: str, title: str, png: b
     for kind, (path, text) in files.items():
         atomic_write(path, text.encode("utf-8"))
         paths[kind] = path
-    engine = latex_engine()
-    if png and engine is not None:
-        document = "\n".join([
-            r"\documentclass{article}",
-            r"\usepackage[paperwidth=12.5cm,paperheight=8.5cm,margin=2mm]{geometry}",
-            r"\usepackage{pgfplots}\pgfplotsset{compat=1.16}\pagestyle{empty}",
-            r"\begin{document}\centering", figure, r"\end{document}", "",
-        ])
-        with tempfile.TemporaryDirectory() as tmp:
-            tex = Path(tmp) / f"{slug}.explore.tex"
-            tex.write_text(document, encoding="utf-8")
-            pdf = compile_pdf(tex, engine)
-            atomic_write(out_dir / pdf.name, pdf.read_bytes())
-            paths["pdf"] = out_dir / pdf.name
-            if shutil.which("pdftoppm"):
-                subprocess.run(["pdftoppm", "-png", "-r", "110", "-singlefile", str(pdf), str(Path(tmp) / "plot")],
-                               check=True, stdin=subprocess.DEVNULL, capture_output=True, timeout=LATEX_TIMEOUT)
-                png_path = out_dir / f"{slug}.explore.png"
-                atomic_write(png_path, (Path(tmp) / "plot.png").read_bytes())
-                paths["png"] = png_path
+    if png:
+        from headfusion.render.atlas import standalone_png
+
+        paths.update(standalone_png(figure, out_dir, f"{slug}.explore", preamble=r"\usepackage{pgfplots}\pgfplotsset{compat=1.16}"))
     return paths

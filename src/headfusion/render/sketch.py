@@ -16,6 +16,7 @@ from headfusion.render.composition import faces_context, slices_context
 from headfusion.render.sections import _atoms_of
 from headfusion.render.structure import _lattice_tex, _support, non_vertices, non_vertices_tex, tilt_vector_tex
 from headfusion.render.tex import tex_int, tex_vector
+from headfusion.render.unitroots import pair_family_sentence, unit_roots_sentence
 
 
 def _claims(cert: dict) -> dict[str, dict]:
@@ -174,7 +175,7 @@ def proof_sketch(cert: dict) -> dict[str, Any]:
     )
     paragraphs.append(newton)
     paragraphs += [text for text in (_classes_sentence(claims, summary), _edges_sentence(claims, summary),
-                                     _composition_sentence(cert, claims, summary)) if text]
+                                     _composition_sentence(cert, claims, summary), unit_roots_sentence(claims)) if text]
     if "upper" in claims:
         blocks = claims.get("exp-form", {}).get("evidence", {}).get("blocks", [])
         built = _atoms_of(claims["upper"]["evidence"]["heads"], blocks) if blocks else U
@@ -212,6 +213,7 @@ def proof_sketch(cert: dict) -> dict[str, Any]:
         )
     if cert.get("spec", {}).get("every_d"):
         paragraphs.append(_every_d_paragraph(claims, summary))
+    paragraphs += [text for text in (pair_family_sentence(cert),) if text]  # the family of Theorem P
     return {"paragraphs": paragraphs}
 
 

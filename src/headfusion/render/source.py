@@ -103,7 +103,7 @@ def function_parts(cert: dict) -> dict:
     spec, summary, model = cert.get("spec", {}), cert["summary"], cert["model"]
     kind, every_d = spec.get("kind"), bool(spec.get("every_d"))
     nheads, atoms = summary.get("heads", 0), summary.get("head_atom_terms", 0)
-    out: dict = {"every_d": every_d, "authors_title": None, "every_d_family": None, "family_corollary": None, "source_note": None,
+    out: dict = {"every_d": every_d, "pair_family": False, "authors_title": None, "every_d_family": None, "family_corollary": None, "source_note": None,
                  "heads_phrase": ("one head" if nheads == 1 else f"a sum of ${tex_int(nheads)}$ heads")
                  + f" with {_plural(atoms, 'atom')}" + ("" if nheads == 1 else " in total")}
     labels = [h.get("label", "") for h in model.get("heads", [])]
@@ -124,7 +124,12 @@ def function_parts(cert: dict) -> dict:
         out["authors_note"] = (rf"(the author's words with ${tex_text(parameter)}={tex_int(spec['d'])}$ substituted; not checked)" if substituted
                                else rf"(the author's words, with the parameter written as the letter ${tex_text(parameter)}$; not checked)" if lettered
                                else "(the author's words, not checked)")
-    out["every_d_hint"] = None if every_d else _every_d_hint(spec)
+    out["every_d_hint"] = None if every_d or spec.get("every") else _every_d_hint(spec)
+    out["family_intro"] = r"$F$ is the block of the family of Section~\ref{sec:function}, whose members are sums of copies of $F$." if every_d else None
+    if spec.get("every"):  # the family σ(a·q1) + σ(b·q1) of Theorem P (issue 26)
+        from headfusion.render.unitroots import pair_family_parts
+
+        return {**out, **pair_family_parts(spec, block)}
     if every_d:
         out["spec_math"] = ("F(q)=" + block) if block else None
         if kind == "family":

@@ -1,0 +1,184 @@
+"""`atlas`: certify every point of a parameter grid, one certificate per point, and tabulate the results.
+
+A spec with parameters is an expression whose numbers may be names (`sigmoid(a*q1) + sigmoid(b*q1)`,
+substituted as tokens by `spec.parametric`), a TOML spec (its one `[parameter]`), or a built-in family
+(parameter `d`).  The grid is given as ranges (`a=1..8 b=a+1..8`).  Each point is certified exactly as
+`headfusion certify` does (bounds, then the searches a certificate needs; the kernel replays every
+claim before the certificate is returned), so a row says only what its certificate proves.
+
+Points are independent: `run_points` computes them one after another, or as one Dask task each
+(`scheduler` given), and hands each finished point to a callback — the command line writes it at once,
+which makes a run resumable.  Work that Dask cannot interrupt is bounded by the per-question search
+timeout and certify's box limit; the whole-point time limit applies to the sequential run only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable
+
+from headfusion.spec.errors import InputError
+from headfusion.spec.expressions import SpecError
+from headfusion.spec.model import Spec
+from headfusion.spec.parametric import Range, grid_points, member_text, names_used, parse_grid
+
+LEMMA_OF = {"lower:newton": "L5 (Newton polytope)", "lower:classes": "LK (residue classes)", "lower:edges": "LE (rigid edges)",
+            "lower:unit-roots": "LU (unit roots)", "lower:pairs": "TP (Theorem P)", "lower:graph": "LG (graphs)",
+            "lower:hexagon": "LH (hexagon)", "lower:slices": "LS (slices)", "lower:faces": "LD (disjoint faces)"}
+COLUMNS = ("lower", "upper", "minimum", "status", "lemma")
+
+
+@dataclass(frozen=True)
+class AtlasSpec:
+    """The spec text, how its parameters are set (expression tokens, or a TOML/family parameter), and the ranges."""
+
+    text: str
+    kind: str  # "expression" | "toml" | "family"
+    ranges: tuple[Range, ...]
+
+    @property
+    def names(self) -> list[str]:
+        return [r.name for r in self.ranges]
+
+    def points(self) -> list[dict[str, int]]:
+        """Every point of the grid, in lexicographic order."""
+        return grid_points(list(self.ranges))
+
+
+def atlas_spec(text: str, range_items: list[str]) -> AtlasSpec:
+    """The spec and its grid, checked before any work (SpecError on a mismatch between names and ranges)."""
+    from headfusion.spec.families import FAMILIES
+
+    if not isinstance(text, str) or not text.strip():
+        raise SpecError("empty spec")
+    ranges = tuple(parse_grid(range_items))
+    names = [r.name for r in ranges]
+    stripped = text.strip()
+    if stripped in FAMILIES or stripped.endswith(".toml"):
+        if stripped in FAMILIES:
+            kind, parameter = "family", "d"
+        else:
+            from headfusion.spec.toml import toml_parameter_range
+
+            found = toml_parameter_range(stripped)
+            if found is None:
+                raise SpecError(f"{stripped} has no [parameter] to run over: certify it as it is")
+            kind, parameter = "toml", found.name
+        if names != [parameter]:
+            raise SpecError(f"{stripped} has one parameter, {parameter}: give one range {parameter}=LOW..HIGH")
+        return AtlasSpec(stripped, kind, ranges)
+    used = names_used(stripped)
+    if sorted(used) != sorted(names):
+        missing = [n for n in used if n not in names] or [n for n in names if n not in used]
+        raise SpecError(f"the ranges must name exactly the parameters of the expression ({', '.join(used) or 'none'}); "
+                        f"{missing[0]} is {'not given a range' if missing[0] in used else 'not in the expression'}")
+    return AtlasSpec(stripped, "expression", ranges)
+
+
+def member(atlas: AtlasSpec, values: dict[str, int]) -> Spec:
+    """The spec of one point (the expression with the values substituted, or the TOML/family at its parameter)."""
+    from headfusion.spec.load import load_spec
+
+    if atlas.kind == "expression":
+        return load_spec(member_text(atlas.text, values))
+    return load_spec(atlas.text, values[atlas.names[0]])
+
+
+def point_key(values: dict[str, int]) -> str:
+    """'a1_b2_c3': the file name of a point's row."""
+    return "_".join(f"{k}{v}" for k, v in values.items())
+
+
+def row_of(values: dict[str, int], cert: dict | None, reason: str | None = None) -> dict[str, Any]:
+    """The table row of a point: its values, the certificate's numbers and the lemma of its lower bound."""
+    row: dict[str, Any] = {"point": dict(values)}
+    if cert is None:
+        return row | {"lower": None, "upper": None, "minimum": None, "status": "refused", "lemma": None, "claim": None,
+                      "reason": reason, "certificate": None}
+    summary = cert["summary"]
+    claim = summary["lower_bound_claim"]
+    lemma = "LR (refutation tree)" if claim.startswith("search:") else LEMMA_OF.get(claim, claim)
+    return row | {"lower": summary["lower_bound"], "upper": summary["upper_bound"], "minimum": summary["minimum"],
+                  "status": summary["status"], "lemma": lemma, "claim": claim, "reason": None,
+                  "certificate": cert["spec"]["slug"]}
+
+
+def certify_point(text: str, range_items: list[str], values: dict[str, int], search_timeout: float) -> dict[str, Any]:
+    """One point: {"row", "certificate", "queries"} (the task a Dask worker runs; plain data in, plain data out).
+
+    Input that certify refuses (a limit, a factorisation it cannot certify) gives a row with status
+    "refused" and its reason, and no certificate: the same answer on every run.
+    """
+    from headfusion.proof.certify import certify
+
+    atlas = atlas_spec(text, range_items)
+    try:
+        spec = member(atlas, values)
+        command = ["headfusion", "atlas", text, *range_items]
+        result = certify(spec, command, search=True, search_timeout=search_timeout)
+    except InputError as exc:  # ResourceLimit and SpecError are InputErrors: the point is refused, with the reason
+        return {"row": row_of(values, None, str(exc)), "certificate": None, "queries": {}}
+    return {"row": row_of(values, result.certificate), "certificate": result.certificate, "queries": result.queries}
+
+
+def point_task(*args: Any) -> dict[str, Any]:
+    """`certify_point` as a Dask task.  Dask's worker processes are daemonic, and a daemonic process may not
+    start children, but certify's solver questions run in child processes (solving/process.py) that are
+    joined or killed before each question returns; so the flag is lifted for the duration of the task."""
+    import multiprocessing
+
+    config = multiprocessing.current_process()._config  # noqa: SLF001 - the flag `Process.start` asserts on
+    daemonic = config.get("daemon", False)
+    config["daemon"] = False
+    try:
+        return certify_point(*args)
+    finally:
+        config["daemon"] = daemonic
+
+
+def run_points(
+    todo: list[dict[str, int]],
+    compute: Callable[[dict[str, int]], dict],
+    done: Callable[[dict[str, int], dict], None],
+    scheduler: str | None = None,
+    workers: int | None = None,
+    submit_args: Callable[[dict[str, int]], tuple] | None = None,
+) -> None:
+    """Compute each point and hand it to `done` as soon as it is finished (in order without Dask).
+
+    With `scheduler` ("local" for a LocalCluster of `workers` processes, or tcp://HOST:PORT) each point is one
+    Dask task running `certify_point(*submit_args(point))`; results arrive in the order they finish, and a
+    task that fails gives the point {"row": None, "reason": …} (not saved: the next run tries it again).
+    """
+    if scheduler is None:
+        for values in todo:
+            done(values, compute(values))
+        return
+    from headfusion.solving.distribute import _client, quiet_dask, require_dask
+
+    require_dask("the atlas on a cluster")
+    quiet_dask()
+    assert submit_args is not None
+    with _client(None if scheduler == "local" else scheduler, workers) as client:
+        from distributed import as_completed
+
+        futures = {client.submit(point_task, *submit_args(values), pure=False): values for values in todo}
+        for future in as_completed(list(futures)):
+            try:
+                result = future.result()
+            except Exception as exc:  # a lost worker or a failed task: reported for the point, tried again next run
+                result = {"row": None, "reason": f"the Dask task failed ({type(exc).__name__}: {str(exc)[:200]})"}
+            done(futures[future], result)
+
+
+def moonshot_subset_sums(rows: Iterable[dict]) -> list[dict]:
+    """For Σ σ(a_i q) atlases: each decided point with its number of distinct subset sums of the scales (DESIGN §9's conjecture)."""
+    out = []
+    for row in rows:
+        scales = list(row["point"].values())
+        sums = {0}
+        for s in scales:
+            sums |= {x + s for x in sums}
+        out.append({"point": row["point"], "minimum": row["minimum"], "lower": row["lower"], "upper": row["upper"],
+                    "subset_sums": len(sums)})
+    return out

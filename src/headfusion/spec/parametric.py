@@ -1,0 +1,174 @@
+"""Specs with integer parameters: expressions whose numbers may be names (a, b, c, …), and grids of them.
+
+`member_text(text, values)` substitutes the values for the parameter names — only in NAME tokens of
+Python's tokenizer, never inside another word or a number — and the result is parsed by the ordinary
+expression parser (the AST whitelist).  `parse_grid` reads ranges such as `a=1..8 b=a+1..8` (a bound
+may name an earlier parameter, plus or minus an integer) and `grid_points` enumerates them.
+
+`pair_family(text, names)` is the statement layer of the family theorem (Theorem P, DESIGN §9): it
+decides, from the template's syntax tree alone, that every member is σ(a·q1) + σ(b·q1), for the two
+parameter names given, and returns the lift G(u1, u2) = σ(u1) + σ(u2), of which F_{a,b}(q) = G(aq, bq).
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import re
+import tokenize
+from dataclasses import dataclass
+from itertools import product
+
+from headfusion.spec.expressions import FUNCTIONS, VARIABLE, SpecError, parse_expression
+from headfusion.spec.model import Spec
+
+NAME = re.compile(r"[a-z][a-z0-9]{0,15}\Z")
+RESERVED = FUNCTIONS | {"exp", "sin", "cos"}
+MAX_VALUE = 10**6  # a parameter value
+MAX_GRID_POINTS = 10_000  # points of one grid
+MAX_TEMPLATE_CHARS = 2_000
+BOUND = re.compile(r"\s*(?:(?P<int>\d{1,7})|(?P<name>[a-z][a-z0-9]{0,15})\s*(?:(?P<sign>[+-])\s*(?P<offset>\d{1,7}))?)\s*\Z")
+RANGE = re.compile(r"\s*(?P<name>[a-z][a-z0-9]{0,15})\s*=\s*(?P<low>[^.]+?)\s*\.\.\s*(?P<high>.+?)\s*\Z")
+PAIR_LIFT = "sigmoid(q1) + sigmoid(q2)"
+
+
+def check_name(name: str) -> str:
+    """A parameter name: lower-case letters and digits, starting with a letter, not a variable or function."""
+    if not isinstance(name, str) or not NAME.match(name) or VARIABLE.match(name) or name in RESERVED:
+        raise SpecError(f"parameter name {str(name)[:20]!r}: use lower-case letters/digits starting with a letter, "
+                        f"not q1, q2, ... nor {', '.join(sorted(RESERVED))}")
+    return name
+
+
+def _name_tokens(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, name) of every NAME token of a one-line template (SpecError if it does not tokenize)."""
+    if not isinstance(text, str) or not text.strip():
+        raise SpecError("empty expression")
+    if len(text) > MAX_TEMPLATE_CHARS or "\n" in text or "\r" in text:
+        raise SpecError(f"a parameterised expression is one line of at most {MAX_TEMPLATE_CHARS} characters")
+    try:
+        return [(t.start[1], t.end[1], t.string) for t in tokenize.generate_tokens(io.StringIO(text).readline)
+                if t.type == tokenize.NAME]
+    except (tokenize.TokenError, SyntaxError, IndentationError) as exc:
+        raise SpecError(f"malformed expression: {exc}") from None
+
+
+def names_used(text: str) -> list[str]:
+    """The names of a template that are neither variables nor functions, in order of first use."""
+    out: list[str] = []
+    for _, _, name in _name_tokens(text):
+        if not VARIABLE.match(name) and name not in FUNCTIONS | {"exp", "sin", "cos"} and name not in out:
+            out.append(name)
+    return out
+
+
+def member_text(text: str, values: dict[str, int]) -> str:
+    """The template with each parameter's NAME tokens replaced by its value (SpecError on an unknown or unused name)."""
+    for name, value in values.items():
+        check_name(name)
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_VALUE:
+            raise SpecError(f"parameter {name} = {value!r}: an integer in 0..{MAX_VALUE} is needed")
+    used = names_used(text)
+    unknown = [n for n in used if n not in values]
+    if unknown:
+        raise SpecError(f"unknown name '{unknown[0]}' in the expression (parameters given: {', '.join(values) or 'none'})")
+    unused = [n for n in values if n not in used]
+    if unused:
+        raise SpecError(f"parameter {unused[0]} does not occur in the expression")
+    out = text
+    for start, end, name in reversed(_name_tokens(text)):
+        if name in values:
+            out = out[:start] + str(values[name]) + out[end:]
+    return out
+
+
+@dataclass(frozen=True)
+class Range:
+    """One parameter's range: each bound an integer or an earlier parameter plus an offset."""
+
+    name: str
+    low: tuple[str | None, int]  # (earlier parameter or None, integer)
+    high: tuple[str | None, int]
+
+    def values(self, point: dict[str, int]) -> range:
+        low, high = ((point[n] if n else 0) + k for n, k in (self.low, self.high))
+        return range(max(low, 0), high + 1)
+
+
+def _bound(text: str, earlier: list[str], where: str) -> tuple[str | None, int]:
+    match = BOUND.match(text)
+    if not match:
+        raise SpecError(f"{where}: a bound is an integer or an earlier parameter ± an integer (e.g. a+1), got {text!r}")
+    if match.group("int"):
+        return None, int(match.group("int"))
+    name = match.group("name")
+    if name not in earlier:
+        raise SpecError(f"{where}: {name} is not a parameter defined before it")
+    offset = int(match.group("offset") or 0)
+    return name, -offset if match.group("sign") == "-" else offset
+
+
+def parse_grid(items: list[str]) -> list[Range]:
+    """Ranges 'a=1..8', 'b=a+1..8', … in order (SpecError on anything else)."""
+    if not items:
+        raise SpecError("a grid needs at least one range such as a=1..8")
+    ranges: list[Range] = []
+    for item in items:
+        match = RANGE.match(item) if isinstance(item, str) and len(item) <= 100 else None
+        if not match:
+            raise SpecError(f"a range looks like a=1..8 or b=a+1..8, got {str(item)[:40]!r}")
+        name = match.group("name")
+        earlier = [r.name for r in ranges]
+        if name in earlier:
+            raise SpecError(f"parameter {name} has two ranges")
+        ranges.append(Range(name, _bound(match.group("low"), earlier, item), _bound(match.group("high"), earlier, item)))
+    return ranges
+
+
+def grid_points(ranges: list[Range]) -> list[dict[str, int]]:
+    """Every point of the grid in lexicographic order (SpecError above MAX_GRID_POINTS, or when empty)."""
+    points: list[dict[str, int]] = [{}]
+    for r in ranges:
+        points = [{**p, r.name: v} for p in points for v in r.values(p)]
+        if len(points) > MAX_GRID_POINTS:
+            raise SpecError(f"the grid has more than {MAX_GRID_POINTS} points")
+        if any(v > MAX_VALUE for p in points for v in p.values()):
+            raise SpecError(f"a parameter value exceeds {MAX_VALUE}")
+    if not points or not points[0]:
+        raise SpecError("the grid is empty")
+    return points
+
+
+def _scaled_sigmoid(node: ast.AST, name: str) -> bool:
+    """node is sigmoid(name*q1) or sigmoid(q1*name)."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "sigmoid"
+            and len(node.args) == 1 and not node.keywords):
+        return False
+    arg = node.args[0]
+    if not (isinstance(arg, ast.BinOp) and isinstance(arg.op, ast.Mult)):
+        return False
+    sides = [arg.left, arg.right]
+    return all(isinstance(s, ast.Name) for s in sides) and sorted(s.id for s in sides) == sorted([name, "q1"])
+
+
+def pair_family(text: str, names: list[str]) -> tuple[Spec, str, str]:
+    """(the lift G as a spec, the family's title, a slug) — SpecError unless every member is σ(a·q1) + σ(b·q1).
+
+    The decision is made on the syntax tree of the template, with a and b the two names: the theorem
+    (Theorem P) is then stated for all positive integers a ≠ b.
+    """
+    if not isinstance(names, list) or len(names) != 2 or names[0] == names[1]:
+        raise SpecError("the theorem for a whole family names two distinct parameters: --every a,b")
+    a, b = (check_name(n) for n in names)
+    _name_tokens(text)
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except (SyntaxError, ValueError, RecursionError):
+        raise SpecError("malformed expression") from None
+    body = tree.body
+    if not (isinstance(body, ast.BinOp) and isinstance(body.op, ast.Add) and _scaled_sigmoid(body.left, a)
+            and _scaled_sigmoid(body.right, b)):
+        raise SpecError(f"the theorem for every {a} ≠ {b} is proved for sigmoid({a}*q1) + sigmoid({b}*q1) only "
+                        "(Theorem P); certify one member, or run `headfusion atlas` over a grid")
+    lift = Spec(PAIR_LIFT, None, "expression", PAIR_LIFT, "pair_lift", parse_expression(PAIR_LIFT))
+    return lift, f"sigmoid({a}*q1) + sigmoid({b}*q1)", f"sigmoid_{a}_q1_sigmoid_{b}_q1_every_{a}_{b}"

@@ -20,6 +20,7 @@ import pytest
 from .conftest import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
+LONG_QUESTION = ("search", "proofs/tournament_diamond.toml", "--atoms", "21", "--refute")  # at its proved bound 21 (LS): open, long
 QUESTION = ("search", "sigmoid(q1) + sigmoid(3*q1 + log(2))", "--atoms", "3", "--refute")  # at its proved bound 3 (LE): a real refutation
 
 
@@ -120,7 +121,7 @@ def _workers_of(pid: int) -> int:
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc to see the worker processes")
 def test_ctrl_c_on_a_local_cluster_is_one_line_and_exit_130():
     pytest.importorskip("distributed")
-    proc = _start(*QUESTION, "--jobs", "2", "--timeout", "300", "--cube-timeout", "120")
+    proc = _start(*LONG_QUESTION, "--jobs", "2", "--timeout", "300", "--cube-timeout", "120")
     deadline = time.monotonic() + 120
     while _workers_of(proc.pid) < 2 and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.2)

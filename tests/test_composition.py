@@ -313,3 +313,53 @@ def test_the_kernels_orientation_count_is_the_chromatic_polynomial_at_minus_one(
     graph.add_edges_from(edges)
     chi = nx.chromatic_polynomial(graph)
     assert acyclic_orientations(n, edges) == abs(int(chi.subs(chi.free_symbols.pop(), -1))) if chi.free_symbols else 1
+
+
+# -- theorems for whole families of graphs (Lemma LF) ----------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def cycles() -> dict:
+    from headfusion.proof.certify import certify_every_d
+
+    return json.loads(json.dumps(certify_every_d("proofs/tournament_cycle.toml", ["headfusion", "certify", "--every-d"]).certificate))
+
+
+@pytest.mark.parametrize("spec,kind,first,statement", [
+    ("proofs/tournament_cycle.toml", "cycle", 3, r"satisfies $m^*(F_n)=2^n-1$."),
+    ("proofs/tournament_path.toml", "tree", 2, r"satisfies $m^*(F_n)=2^{n-1}$."),
+    ("proofs/tournament_star.toml", "tree", 2, r"satisfies $m^*(F_n)=2^{n-1}$."),
+    ("proofs/tournament_complete.toml", "complete", 3, r"satisfies $7\cdot n!/6\le m^*(F_n)\le|\operatorname{supp}Q'_n|$."),
+])
+def test_every_n_for_graph_families(spec, kind, first, statement):
+    from headfusion.proof.certify import certify_every_d
+
+    cert = json.loads(json.dumps(certify_every_d(spec, ["headfusion", "certify", spec, "--every-d"]).certificate))
+    assert verify_certificate(cert).ok
+    assert claim(cert, "family:graphs")["evidence"] == {"class": kind, "from": first}
+    assert claim(cert, "theorem")["statement"].startswith(rf"For every $n\ge{first}$") and claim(cert, "theorem")["statement"].endswith(statement)
+    assert "family:graphs" in claim(cert, "theorem")["depends_on"] and "lemma:LF" in claim(cert, "family:graphs")["depends_on"]
+
+
+def test_a_family_claim_of_another_class_is_rejected(cycles, capsys, tmp_path):
+    forged = copy.deepcopy(cycles)
+    claim(forged, "family:graphs")["evidence"]["class"] = "tree"
+    rejected_by_verify(capsys, tmp_path, forged, "family:graphs", "states the class cycle")
+
+
+def test_a_closed_form_that_differs_from_the_kernels_count_is_rejected(cycles, monkeypatch):
+    """The kernel's closed form for cycles raised by one at every n: the rebuilt members no longer match it."""
+    from headfusion.kernel import graphs
+
+    real = graphs.acyclic_orientations
+    monkeypatch.setattr(graphs, "acyclic_orientations", lambda n, edges: real(n, edges) + (n == 6))  # a count off at n = 6
+    assert "family:graphs" in failures(copy.deepcopy(cycles))
+
+
+def test_a_family_outside_lemma_lf_is_refused(capsys, tmp_path):
+    spec = tmp_path / "wheel.toml"
+    spec.write_text('name = "wheel"\n[parameter]\nname = "n"\nmin = 4\nmax = 8\ndefault = 5\n[graph]\ngenerator = "wheel"\n'
+                    '[function]\nsum = "edges"\nterm = "sigmoid(q{i} - q{j})"\n')
+    code, out, err = run_cli(capsys, "certify", str(spec), "--every-d", "--out", str(tmp_path))
+    assert code == 2 and err.count("\n") == 1 and "no theorem for every n" in err and "Traceback" not in err
+    assert not list(tmp_path.glob("*.json"))

@@ -13,6 +13,7 @@ from fractions import Fraction
 from math import prod
 
 from headfusion.algebra.expform import Block, ExpForm, x_support
+from headfusion.spec.model import MultiHead
 from headfusion.kernel.graphs import MAX_GRAPH_VERTICES, acyclic_orientations
 
 
@@ -65,3 +66,14 @@ def graph_bound(form: ExpForm) -> int | None:
     V = prod(acyclic_orientations(*g) for g in graphs)  # type: ignore[misc]
     support = prod(len(x_support(b.Q_reduced)) for b in form.blocks)
     return V + 1 if support > V else None
+
+
+def graph_class(members: dict[int, MultiHead]) -> str:
+    """The class of a family's members for Lemma LF: "cycle", "tree" or "complete" (the kernel decides; this only names it)."""
+    kinds = {"cycle", "tree", "complete"}
+    for n, model in members.items():
+        pairs = [tuple(sorted({j for a in h.atoms for j, _ in a.key})) for h in model.heads]
+        degrees = [sum(v in e for e in pairs) for v in range(n)]
+        kinds &= {k for k, ok in (("cycle", set(degrees) == {2}), ("tree", len(pairs) == n - 1),
+                                  ("complete", len(pairs) == n * (n - 1) // 2)) if ok}
+    return min(kinds) if kinds else "none"

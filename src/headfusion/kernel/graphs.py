@@ -8,6 +8,8 @@ lower:newton "graph"    LG     the block's heads are a_h·σ(±(q_i − q_j)) + 
                                counted here by the source recursion (at most MAX_GRAPH_VERTICES vertices).
 lower:graph             LG, LE every shape's vertices counted so, and |supp Q′| > V = Π_B a(G_B): every edge of Z_G is
                                rigid, so m*(F) ≥ V + 1.
+family:graphs           LF     the members n_0..8 rebuilt by the statement layer are all cycles, trees or complete graphs,
+                               with a(G) and the forests at the closed forms of Lemma LF.
 """
 
 from __future__ import annotations
@@ -39,6 +41,15 @@ def acyclic_orientations(n: int, edges: list[tuple[int, int]]) -> int:
     return a[-1]
 
 
+def edge_of(model: Model, h: int, where: str) -> dict[int, int]:
+    """The step ±(1_i − 1_j) of head h = a·σ(±(q_i − q_j)) + const (two atoms of equal weight, a·(v_1 − v_0) ≠ 0)."""
+    scale, atoms = model.heads[h]
+    step = next((k for k in relative_keys(atoms) if k), {})
+    require(len(atoms) == 2 and len({(a.coef, a.bias) for a in atoms}) == 1 and sorted(step.values()) == [-1, 1]
+            and scale * (atoms[1].value - atoms[0].value) != 0, f"{where}: head {h} is not a multiple of σ(q_i − q_j)")
+    return step  # type: ignore[return-value]
+
+
 def block_graph(model: Model, exp: dict, factors: list, shape: int) -> tuple[int, list[tuple[int, int]]]:
     """(vertices, edges) of the graph G_B of the first block of this shape, after every check of the method "graph"."""
     b = exp["blocks"].index(shape)
@@ -46,11 +57,7 @@ def block_graph(model: Model, exp: dict, factors: list, shape: int) -> tuple[int
     local = {j: k for k, j in enumerate(variables)}
     edges, directions = [], set()
     for h in exp["heads"][b]:
-        scale, atoms = model.heads[h]
-        keys = relative_keys(atoms)
-        step = next((k for k in keys if k), {})
-        require(len(atoms) == 2 and len({(a.coef, a.bias) for a in atoms}) == 1 and sorted(step.values()) == [-1, 1]
-                and scale * (atoms[1].value - atoms[0].value) != 0, f"shape {shape}: head {h} is not a multiple of σ(q_i − q_j)")
+        step = edge_of(model, h, f"shape {shape}")
         edges.append(tuple(sorted(local[j] for j in step)))
         coords = lattice_coordinates({local[j]: v for j, v in step.items()}, den, rows)
         directions |= {coords, tuple(-x for x in coords)}
@@ -83,23 +90,39 @@ def check_graph(model: Model, ev: dict, facts: dict) -> tuple[dict, list[str], s
 
 
 def forests(n: int, edges: list[tuple[int, int]]) -> int:
-    """T_G(2, 1), the number of edge sets without a cycle (used for the closed forms of families)."""
+    """T_G(2, 1): the number of edge sets without a cycle (union–find over every subset; at most 24 edges)."""
     within(len(edges), 24, "edges of a graph whose forests are counted")
     count = 0
     for mask in range(1 << len(edges)):
-        parent = list(range(n))
-
-        def root(v: int) -> int:
-            while parent[v] != v:
-                v = parent[v]
-            return v
-
+        root = list(range(n))
         for k, (i, j) in enumerate(edges):
             if mask >> k & 1:
-                if root(i) == root(j):
+                while root[i] != i:
+                    i = root[i]
+                while root[j] != j:
+                    j = root[j]
+                if i == j:
                     break
-                parent[root(i)] = root(j)
+                root[i] = j
         else:
             count += 1
     return count
 
+
+def check_family(model: Model, ev: dict, facts: dict) -> tuple[dict, list[str], str]:
+    """Lemma LF: every member the statement layer rebuilt (n = n_0..8) is the tournament of a simple graph of one class —
+    cycle C_n, tree, complete K_n — with a(G) and the forests at their closed forms; the class and n_0 as facts."""
+    require(len(facts.get("members") or {}) >= 3, "family:graphs needs three members rebuilt by the statement layer")
+    kinds = {"cycle", "tree", "complete"}  # C_3 = K_3, P_2 = K_2: a member may be of several classes
+    for n, member in sorted(facts["members"].items()):
+        edges = [tuple(sorted(edge_of(member, h, f"member n = {n}"))) for h in range(len(member.heads))]
+        require(len(set(edges)) == len(edges) and {j for e in edges for j in e} == set(range(n)), f"member n = {n} is no simple graph on n vertices")
+        degrees = [sum(v in e for e in edges) for v in range(n)]
+        a, f = acyclic_orientations(n, edges), forests(n, edges)
+        closed = {"cycle": (set(degrees) == {2}, 2**n - 2, 2**n - 1), "tree": (len(edges) == n - 1, 2 ** (n - 1), 2 ** (n - 1)),
+                  "complete": (len(edges) == n * (n - 1) // 2, prod(range(1, n + 1)), f)}
+        kinds &= {k for k, (shape, *counts) in closed.items() if shape and (a, f) == tuple(counts)}
+    require(len(kinds) == 1, "the members are not all cycles, all trees or all complete graphs with the counts of Lemma LF")
+    kind, first = kinds.pop(), min(facts["members"])
+    require(ev == {"class": kind, "from": first}, f"family:graphs states the class {kind} from n = {first}")
+    return {"class": kind, "from": first}, ["lemma:LF", "lemma:LG"] + ["lemma:LD"] * (kind == "complete"), say.graph_family(kind, first, max(facts["members"]))

@@ -32,6 +32,7 @@ KINDS: dict[str, tuple[str, str, Callable]] = {  # check: (kind, title, function
     "faces": ("lower-bound", "Disjoint-face bound", lambda m, e, f: faces.check_faces(m, e, f, SUB_CHECKS)),
     "unit-roots": ("lower-bound", "Unit-root bound", cyclotomic.check_unit_roots),
     "pairs": ("lower-bound", "Pairs of scales", cyclotomic.check_pairs),
+    "family": ("family", "Family of graphs", graphs.check_family),
     "refutation": ("refutation", "No smaller head", checks.check_refutation),
     "head": ("construction", "A smaller head", checks.check_head),
     "testimony": ("testimony", "Solver testimony", checks.check_testimony),
@@ -39,7 +40,8 @@ KINDS: dict[str, tuple[str, str, Callable]] = {  # check: (kind, title, function
 }
 FIXED = {"def:F": "definition", "exp-form": "exp-form", "coprime": "coprime", "upper": "construction",
          "lower:newton": "newton", "lower:classes": "classes", "lower:edges": "edges", "lower:hexagon": "hexagon",
-         "lower:slices": "slices", "lower:faces": "faces", "lower:graph": "graph", "lower:unit-roots": "unit-roots", "lower:pairs": "pairs"}
+         "lower:slices": "slices", "lower:faces": "faces", "lower:graph": "graph", "lower:unit-roots": "unit-roots", "lower:pairs": "pairs",
+         "family:graphs": "family"}
 LOWER = ("lower:classes", "lower:graph", "lower:edges", "lower:hexagon", "lower:slices", "lower:faces")  # claims stating a "bound"
 MULTIPLICATIVE = ("lower:newton", "lower:classes", "lower:hexagon", "lower:slices")  # bounds on μ(Q′): they hold for every d (LP, LM)
 REQUIRED = ("def:F", "exp-form", "coprime", "upper", "lower:newton", "theorem")
@@ -50,7 +52,7 @@ FIELDS: dict[str, object] = {"exp-form": {"t_scale": _, "shapes": [{"denominator
     "faces": {"faces": _, "functions": _}, "graph": {}, "hexagon": {"shapes": _}, "slices": {"shapes": _}, "unknown": {"atoms": _, "reason": _},
     "refutation": {"atoms": _, "tree": _, "multipliers": _, "symmetries": _}, "head": {"atoms": _, "head": [{"key": _, "weight": _, "value": _}]},
     "testimony": {"atoms": _, "verdict": _, "query_sha256": _, "options": _, "solvers": [{"name": _, "version": _, "verdict": _}]},
-    "classes": {"shapes": [{"lattice": _, "tilt": _, "sums": _}]}, "edges": {"shapes": [{"edges": _}]}, "unit-roots": {"orders": _}, "pairs": {}}
+    "classes": {"shapes": [{"lattice": _, "tilt": _, "sums": _}]}, "edges": {"shapes": [{"edges": _}]}, "unit-roots": {"orders": _}, "pairs": {}, "family": {"class": _, "from": _}}
 
 
 def known_fields(value: object, schema: object, where: str = "evidence") -> None:
@@ -104,8 +106,8 @@ def check_of(claim_id: str) -> str:
     return "theorem"
 
 
-def rebuild(spec: dict) -> tuple[dict, dict, str]:
-    """Statement layer: (model JSON, spec fields, canonical text of F) rebuilt from the spec text by the spec parser.
+def rebuild(spec: dict) -> tuple[dict, dict, str, dict]:
+    """Statement layer: (model JSON, spec fields, canonical text of F, members) rebuilt from the spec text by the spec parser.
 
     For the theorem for every d, the spec parser also decides that every member is
     F_d = c_d + Σ_{j=1}^d f(q_j) and returns the block f, which is then the model checked here.
@@ -116,18 +118,25 @@ def rebuild(spec: dict) -> tuple[dict, dict, str]:
     from headfusion.spec.toml import load_toml_text
 
     try:
+        if spec.get("graphs") is True:  # a family of graphs: its first member is the model, members n_0..8 for Lemma LF
+            from headfusion.spec.family import graph_family
+
+            built, title, slug, members = graph_family(spec["text"], spec["source"])
+            fields = {"kind": "toml", "text": spec["text"], "source": spec["source"], "d": None, "title": title, "slug": slug,
+                      "every_d": True, "graphs": True}
+            return built.model.to_json(), fields, function_text(built.model), {n: m.to_json() for n, m in members.items()}
         if spec.get("every") is not None:  # the family σ(a·q1) + σ(b·q1) of Theorem P, read from the template's syntax
             from headfusion.spec.parametric import pair_family
 
             built, title, slug = pair_family(spec["text"], spec["every"])
             fields = {"kind": "expression", "text": spec["text"], "source": None, "d": None, "title": title, "slug": slug,
                       "every_d": False, "every": spec["every"]}
-            return built.model.to_json(), fields, f"F_(a,b)(q1) = G(a*q1, b*q1), G(q1, q2) = {function_text(built.model)}"
+            return built.model.to_json(), fields, f"F_(a,b)(q1) = G(a*q1, b*q1), G(q1, q2) = {function_text(built.model)}", {}
         if spec["every_d"] is True:
             built, title, slug = every_d_block(spec["kind"], spec["text"], spec["source"])
             fields = {"kind": spec["kind"], "text": spec["text"],
                       "source": spec["source"], "d": None, "title": title, "slug": slug, "every_d": True}
-            return built.model.to_json(), fields, f"c_d + sum over j = 1..d of f(q_j), f(q1) = {function_text(built.model)}"
+            return built.model.to_json(), fields, f"c_d + sum over j = 1..d of f(q_j), f(q1) = {function_text(built.model)}", {}
         if spec["kind"] == "toml":
             built = load_toml_text(spec["source"], "the embedded TOML spec", spec["d"], spec["text"])
         else:
@@ -136,10 +145,10 @@ def rebuild(spec: dict) -> tuple[dict, dict, str]:
         raise CheckFailed(f"the spec does not rebuild: {exc}") from None
     fields = {"kind": built.kind, "text": built.name if built.kind == "toml" else built.text, "source": built.source,
               "d": built.d, "title": built.title, "slug": built.slug, "every_d": False}
-    return built.model.to_json(), fields, function_text(built.model)
+    return built.model.to_json(), fields, function_text(built.model), {}
 
 
-def theorem_facts(facts: dict, every_d: bool = False, every: list | None = None) -> tuple[dict, list[str], str]:
+def theorem_facts(facts: dict, every_d: bool = False, every: list | None = None, graphs: bool = False) -> tuple[dict, list[str], str]:
     """The theorem's numbers, dependencies and statement from the checked claims.
 
     The lower bound is the strongest checked one, the upper the least; `lower_by` names the first claim
@@ -151,7 +160,7 @@ def theorem_facts(facts: dict, every_d: bool = False, every: list | None = None)
     """
     found = [("lower:newton", facts["lower:newton"]["count"])] + [(i, facts[i]["bound"]) for i in LOWER if i in facts]
     uppers = [("upper", facts["upper"]["atoms"])] + ([] if every_d else [(i, f["upper"]) for i, f in facts.items() if "upper" in f])
-    if every_d:
+    if every_d and not graphs:
         found = [(i, b) for i, b in found if i in MULTIPLICATIVE]
     else:
         found += [(i, f["lower"]) for i, f in facts.items() if "lower" in f]
@@ -162,6 +171,9 @@ def theorem_facts(facts: dict, every_d: bool = False, every: list | None = None)
     require(lower <= upper, f"checked bounds contradict each other ({lower} > {upper})")
     status = "proved" if lower == upper else "bounds"
     expected = {"lower": lower, "upper": upper, "minimum": lower if lower == upper else None, "status": status, "lower_by": by}
+    if graphs:  # Lemma LF on the class of the members; the numbers are the first member's
+        require("family:graphs" in facts, "the theorem for a family of graphs rests on claim family:graphs")
+        return expected, sorted({by, upper_by, "family:graphs"}), say.graph_theorem(facts["family:graphs"]["class"], facts["family:graphs"]["from"])
     deps = sorted({by, upper_by} | ({"lemma:LP"} if every_d else set()))
     return expected, deps, say.every_pair(lower, upper, every) if every else say.every_d(lower, upper) if every_d else say.theorem(lower, upper)
 
@@ -197,13 +209,14 @@ def verify_certificate(cert: object) -> Report:
     rows: list[tuple[str, str, str, str]] = []
     facts: dict[str, dict] = {}
     try:
-        model_json, spec_fields, shown = rebuild(cert["spec"])
+        model_json, spec_fields, shown, members = rebuild(cert["spec"])
         require(cert["spec"] == spec_fields, "the spec fields (title, slug, parameter) differ from the spec text")
         require(cert["model"] == model_json, "the stored model differs from the model rebuilt from the spec")
         model = model_from_json(cert["model"])
     except (CheckFailed, KeyError, TypeError) as exc:
         return Report((("def:F", "definition", "failed", str(exc)),))
-    facts["_"] = {"model_sha256": sha256(cert["model"]), "every": cert["spec"].get("every")}
+    facts["_"] = {"model_sha256": sha256(cert["model"]), "every": cert["spec"].get("every"),
+                  "members": {n: model_from_json(m) for n, m in members.items()}}
     ids = [c.get("id") if isinstance(c, dict) else None for c in cert["claims"]]
     repeats = Counter(i for i in ids if isinstance(i, str))
     for claim in cert["claims"]:
@@ -219,7 +232,7 @@ def verify_certificate(cert: object) -> Report:
                 require(claim["evidence"] == {}, "a lemma's claim carries no evidence")
                 found, deps, kind, title = {}, [f"lemma:{d}" for d in deps], "lemma", f"Lemma {cid[6:]} ({name})"
             elif check == "theorem":
-                found, deps, text = theorem_facts(facts, cert["spec"]["every_d"], cert["spec"].get("every"))
+                found, deps, text = theorem_facts(facts, cert["spec"]["every_d"], cert["spec"].get("every"), cert["spec"].get("graphs") is True)
                 require(claim["evidence"] == found, "the theorem's numbers differ from its checked claims")
                 kind, title = "theorem", "Theorem"
             else:

@@ -239,10 +239,24 @@ def certify_every_d(text: str, command: list[str]) -> Certified:
     family = load_spec(text, 1 if text.strip() in FAMILY_BLOCKS else None)
     source = family.source if family.kind == "toml" else None
     name = family.text if family.kind == "family" else family.name  # a TOML spec: the name from its file, if any
+    if family.kind == "toml" and _graph_generated(source):  # a family of graphs: the theorem for every n (Lemma LF)
+        from headfusion.spec.family import graph_family
+
+        first, title, slug, members = graph_family(name, source)
+        fields = {"kind": "toml", "text": name, "source": source, "d": None, "title": title, "slug": slug, "every_d": True, "graphs": True}
+        return Certified(build_certificate(first, command, [], [], every_d=fields, members=members), {})
     block, title, slug = every_d_block(family.kind, name, source)
     fields = {"kind": family.kind, "text": name, "source": source,
               "d": None, "title": title, "slug": slug, "every_d": True}
     return Certified(build_certificate(block, command, [], [], every_d=fields), {})
+
+
+def _graph_generated(source: str | None) -> bool:
+    """Whether a TOML spec sums over the edges of a generated graph (its members are graphs for every n)."""
+    from headfusion.spec.toml import parse_toml_text
+
+    doc = parse_toml_text(source or "", "the TOML spec")
+    return doc.sum_kind == "edges" and doc.generator is not None
 
 
 def certify_every_pair(text: str, names: list[str], command: list[str]) -> Certified:

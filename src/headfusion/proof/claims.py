@@ -14,13 +14,14 @@ from typing import Any
 
 from headfusion import __version__
 from headfusion.bounds.engine import FunctionBounds, function_bounds
+from headfusion.bounds.graphs import graph_class
 from headfusion.bounds.classes import untried_tilts
 from headfusion.kernel import statements
 from headfusion.kernel.base import CheckFailed, SchemaError, sha256
 from headfusion.kernel.model import model_from_json
 from headfusion.kernel.verify import FORMAT, KINDS, check_of, summary, theorem_facts, verify_certificate
 from headfusion.proof import evidence
-from headfusion.spec.errors import ResourceLimit
+from headfusion.spec.errors import InputError, ResourceLimit
 from headfusion.spec.model import Spec
 
 PROVENANCE_NOTE = "provenance only: not part of what the kernel checks"
@@ -67,7 +68,7 @@ def search_claims(results: list[dict]) -> list[tuple[str, dict]]:
     return out
 
 
-def complete(cert: dict, drafts: list[tuple[str, dict]]) -> None:
+def complete(cert: dict, drafts: list[tuple[str, dict]], members: dict | None = None) -> None:
     """Run the kernel's check on each draft claim, in order, and record what it says (and the summary)."""
     model = model_from_json(cert["model"])
     facts: dict[str, Any] = {}
@@ -78,13 +79,14 @@ def complete(cert: dict, drafts: list[tuple[str, dict]]) -> None:
             name, deps, text = statements.LEMMAS[cid[6:]]
             found, deps, kind, title = {}, [f"lemma:{d}" for d in deps], "lemma", f"Lemma {cid[6:]} ({name})"
         elif check == "theorem":
-            found, deps, text = theorem_facts(facts, cert["spec"]["every_d"], cert["spec"].get("every"))
+            found, deps, text = theorem_facts(facts, cert["spec"]["every_d"], cert["spec"].get("every"), cert["spec"].get("graphs") is True)
             ev, kind, title = found, "theorem", "Theorem"
         else:
             if check == "search":
                 check = "refutation" if "tree" in ev else "head"
             kind, title, function = KINDS[check]
-            found, deps, text = function(model, ev, {**facts, "model_sha256": sha256(cert["model"]), "every": cert["spec"].get("every")})
+            found, deps, text = function(model, ev, {**facts, "model_sha256": sha256(cert["model"]), "every": cert["spec"].get("every"),
+                                                     "members": {n: model_from_json(m.to_json()) for n, m in (members or {}).items()}})
         facts[cid] = found
         claims.append({"id": cid, "kind": kind, "title": title, "statement": text, "depends_on": sorted(deps), "evidence": ev})
     cert["claims"] = claims
@@ -105,7 +107,8 @@ def prune_lemmas(cert: dict) -> None:
 
 
 def build_certificate(spec: Spec, command: list[str], search_results: list[dict] | None = None,
-                      notes: list[str] | None = None, bounds: FunctionBounds | None = None, every_d: dict | None = None) -> dict:
+                      notes: list[str] | None = None, bounds: FunctionBounds | None = None, every_d: dict | None = None,
+                      members: dict | None = None) -> dict:
     """The certificate for a spec: model, claims with evidence (completed and replayed by the kernel), summary.
 
     `every_d`: the spec fields of a family F_d = c_d + Σ_j f(q_j) whose block f is `spec`; the
@@ -113,8 +116,9 @@ def build_certificate(spec: Spec, command: list[str], search_results: list[dict]
     `every` (the family σ(a·q1) + σ(b·q1), `spec` its lift G), the theorem is Theorem P's, for all a ≠ b.
     """
     model = spec.model
-    if bounds is None:  # the every-d theorem uses only the bounds that multiply over blocks (LP, LM)
-        bounds = function_bounds(model, faces=every_d is None, edges=every_d is None)
+    if bounds is None:  # the every-d theorem uses only the bounds that multiply over blocks (LP, LM); a family of graphs, all
+        local = every_d is None or every_d.get("graphs") is True
+        bounds = function_bounds(model, faces=local, edges=local)
     form = bounds.form
     cert: dict[str, Any] = {"format": FORMAT, "spec": spec_json(spec, every_d), "model": model.to_json()}
     drafts: list[tuple[str, dict]] = [
@@ -126,12 +130,18 @@ def build_certificate(spec: Spec, command: list[str], search_results: list[dict]
     drafts += evidence.lower_claims(bounds, None)
     if every_d is not None and every_d.get("every"):  # Theorem P for the family (issue 26)
         drafts.append(("lower:pairs", {}))
+    if members:  # a family of graphs: its members' class and counts (Lemma LF)
+        drafts.append(("family:graphs", {"class": graph_class(members), "from": min(members)}))
     drafts += search_claims(search_results or [])
     try:
-        complete(cert, [(f"lemma:{i}", {}) for i in statements.LEMMAS] + drafts + [("theorem", {})])
+        complete(cert, [(f"lemma:{i}", {}) for i in statements.LEMMAS] + drafts + [("theorem", {})], members)
         prune_lemmas(cert)
     except SchemaError as exc:  # a claim the kernel would refuse to replay: refused now, with the limit named
         raise ResourceLimit(f"the certificate would exceed what verify replays ({exc}); analyze answers this function") from None
+    except CheckFailed as exc:
+        if not members:
+            raise
+        raise InputError(f"no theorem for every n: {exc} (Lemma LF covers cycles, trees and complete graphs)") from None
     cert["metadata"] = {"note": PROVENANCE_NOTE, "versions": versions(), "command": command,
                         "notes": [n for n in [*untried_tilts(form), *(notes or [])] if n]}
     failed = [r for r in verify_certificate(cert).rows if r[2] == "failed"]

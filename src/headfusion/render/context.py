@@ -166,7 +166,7 @@ def _notation_flags(cert: dict, ctx: dict) -> set[str]:
     occurs (a label, a face limit, the proof in brief); t: transcendental weights e^b; image: a
     refutation tree closes leaves as symmetric images.
     """
-    flags = {"every_d"} if cert.get("spec", {}).get("every_d") else set()
+    flags = {"every_d"} if cert.get("spec", {}).get("every_d") and not cert.get("spec", {}).get("graphs") else set()
     shown = json.dumps({k: v for k, v in ctx.items() if k not in ("notation", "lemmas")})
     flags |= {"attn"} if r"\\operatorname{attn}" in shown else set()
     flags |= {"sigma"} if r"\\sigma" in shown else set()
@@ -269,7 +269,7 @@ def build_context(cert: dict) -> dict:
         "classes": classes_context(summary, claims),
         "edges": edges_context(summary, claims),
         "unit_roots": unit_roots_context(claims),
-        "lower_by_text": _lower_by_text(summary.get("lower_bound_claim"), bool(spec.get("every_d"))),
+        "lower_by_text": _lower_by_text(summary.get("lower_bound_claim"), bool(spec.get("every_d")) and not spec.get("graphs")),
         "refutations": refutations_context(cert),
         "refutation_p": P,
         "refutation_q": Q,

@@ -198,6 +198,6 @@ def gap_paragraph(cert: dict) -> str | None:
         sentences.append(_not_searched(cert, rest[0], rest[-1]) if rest == list(range(rest[0], rest[-1] + 1))
                          else rf"No head with $m$ atoms for the other $m<{grouped(high)}$ has been excluded.")
     sentences.append(_construction(cert))
-    if summary.get("every_d"):
+    if summary.get("every_d") and not cert.get("spec", {}).get("graphs"):
         sentences.append(r"For $F_d$ the bounds are the $d$-th powers of these.")
     return " ".join(sentences)

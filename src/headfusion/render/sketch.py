@@ -16,6 +16,7 @@ from headfusion.render.composition import faces_context, slices_context
 from headfusion.render.sections import _atoms_of
 from headfusion.render.structure import _lattice_tex, _support, non_vertices, non_vertices_tex, tilt_vector_tex
 from headfusion.render.tex import tex_int, tex_vector
+from headfusion.render.families import graph_family_sentence
 from headfusion.render.unitroots import pair_family_sentence, unit_roots_sentence
 
 
@@ -41,6 +42,11 @@ def _newton_sentence(cert: dict, claims: dict[str, dict]) -> str:
     each = "$Q'$ is" if nblocks <= 1 else "Each $Q'_B$ is"
     if units:
         parts.append(rf"{each} a unit (a monomial), so $\Newt(Q')$ is a point and $V=1$.")
+    elif methods == {"graph"}:
+        parts.append(
+            rf"{each} the product of the edge binomials of a simple graph, so its Newton polytope is the graph's graphical zonotope,"
+            rf" whose vertices are the acyclic orientations (Lemma~\ref{{lem:LG}}): $\Newt(Q')$ has exactly $V={V}$ vertices, counted by"
+            r" the verifier.")
     elif methods == {"parallelepiped"}:
         parts.append(
             rf"{each} a product of binomials with linearly independent exponent differences, so its Newton polytope is a"
@@ -211,7 +217,9 @@ def proof_sketch(cert: dict) -> dict[str, Any]:
         paragraphs.append(
             rf"Together, ${tex_int(lower)}\le m^*(F)\le {tex_int(U)}$; the exact value is not decided by this certificate."
         )
-    if cert.get("spec", {}).get("every_d"):
+    if cert.get("spec", {}).get("graphs"):
+        paragraphs.append(graph_family_sentence(cert))
+    elif cert.get("spec", {}).get("every_d"):
         paragraphs.append(_every_d_paragraph(claims, summary))
     paragraphs += [text for text in (pair_family_sentence(cert),) if text]  # the family of Theorem P
     return {"paragraphs": paragraphs}

@@ -130,6 +130,10 @@ def function_parts(cert: dict) -> dict:
         from headfusion.render.unitroots import pair_family_parts
 
         return {**out, **pair_family_parts(spec, block)}
+    if spec.get("graphs"):  # a family of graphs: the theorem for every n (Lemma LF)
+        from headfusion.render.families import graph_family_parts
+
+        return {**out, **graph_family_parts(cert, block, toml_name, doc.generator if doc is not None else None)}
     if every_d:
         out["spec_math"] = ("F(q)=" + block) if block else None
         if kind == "family":

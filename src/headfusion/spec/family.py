@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from headfusion.spec.expressions import SpecError, parse_expression
 from headfusion.spec.families import FAMILIES
-from headfusion.spec.model import Spec
+from headfusion.spec.model import MultiHead, Spec
 
 FAMILY_BLOCKS = {"W": "sigmoid(q1)", "sigmoid-sum": "sigmoid(q1)", "tanh-sum": "tanh(q1)"}
 CROSS_CHECKED_MEMBERS = (1, 2, 3)
@@ -53,6 +53,34 @@ def every_d_block(kind: str, text: str | None, source: str | None) -> tuple[Spec
         if model.dimension != d or [_plain(h) for h in heads] != [_plain(h) for h in copies]:
             raise SpecError(f"member d = {d} is not a sum of renamed copies of {block_text}")
     return Spec(block_text, None, "expression", block_text, name, block), title, f"{name}_every_d"
+
+
+MAX_MEMBER_EDGES = 15  # members rebuilt for the theorem on a family of graphs (the kernel counts 2^|E| forests)
+LAST_MEMBER = 8
+
+
+def graph_family(name: str | None, source: str | None) -> tuple[Spec, str, str, dict[int, MultiHead]]:
+    """(the first member, the family's title with n, a slug, members n_0..8) of a TOML sum over the edges of a generated graph.
+
+    The statement layer of the theorem for every n: the generator is the family's definition; the kernel reads each
+    rebuilt member's graph from its heads and checks its class and counts (Lemma LF)."""
+    from headfusion.spec.toml import parse_toml_text, toml_spec_at
+    from headfusion.spec.toml_document import GENERATORS
+
+    if source is None:
+        raise SpecError("the theorem for every n applies to a TOML spec")
+    doc = parse_toml_text(source, "the embedded TOML spec")
+    if doc.sum_kind != "edges" or doc.generator is None or doc.parameter is None or doc.per_term:
+        raise SpecError("the theorem for every n needs a TOML sum over the edges of a graph generator with a parameter n (no per-term data)")
+    generator = GENERATORS[doc.generator]
+    first = max(doc.parameter.min, generator.min_vertices, 3 if doc.generator in ("cycle_graph", "complete_graph") else 2)
+    members = {n: toml_spec_at(doc, "the embedded TOML spec", n, name).model for n in range(first, LAST_MEMBER + 1)
+               if n <= doc.parameter.max and generator.edges_for(n) <= MAX_MEMBER_EDGES}
+    if len(members) < 3:
+        raise SpecError("the theorem for every n needs three members with at most 15 edges to check the closed forms on")
+    spec = toml_spec_at(doc, "the embedded TOML spec", first, name)
+    title = (doc.title or spec.title).replace("{" + doc.parameter.name + "}", doc.parameter.name)
+    return spec, title, f"{doc.name or name}_every_n", members
 
 
 def _renamed(head: dict, j: int) -> dict:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from headfusion.render.faces import model_rows, tex_exact_form, tex_face_form, uses_attn
+from headfusion.render.structure import shape_entries
 from headfusion.render.tex import tex_int, tex_linear, tex_poly, tex_rational, tex_vector
 
 MAX_FACE_ROWS = 40
@@ -136,12 +137,11 @@ def faces_context(cert: dict, claims: dict[str, dict]) -> dict | None:
 
 def hexagon_context(summary: dict, claims: dict[str, dict]) -> dict | None:
     """The three binomials of `lower:hexagon` per shape."""
-    claim, exp = claims.get("lower:hexagon"), claims.get("exp-form")
-    if claim is None or exp is None:
+    found = shape_entries(claims, "lower:hexagon")
+    if found is None:
         return None
-    t_scale = int(exp["evidence"].get("t_scale", 1))
-    shapes = [{"index": s + 1, "factors": [tex_poly(f, t_scale) for f in item["factors"]]}
-              for s, item in enumerate(claim["evidence"]["shapes"]) if item is not None]
+    t_scale, entries = found
+    shapes = [{"index": s + 1, "factors": [tex_poly(f, t_scale) for f in item["factors"]]} for s, item in entries]
     return {"shapes": shapes, "bound": tex_int(summary["hexagon_bound"])}
 
 
@@ -151,14 +151,12 @@ def _poly_or_count(poly: list, t_scale: int) -> str:
 
 def slices_context(summary: dict, claims: dict[str, dict]) -> dict | None:
     """The factorisations of `lower:slices`: per shape, one row per level of nesting, then the last factor's bound."""
-    claim, exp = claims.get("lower:slices"), claims.get("exp-form")
-    if claim is None or exp is None:
+    found = shape_entries(claims, "lower:slices")
+    if found is None:
         return None
-    t_scale = int(exp["evidence"].get("t_scale", 1))
+    t_scale, entries = found
     shapes = []
-    for s, item in enumerate(claim["evidence"]["shapes"]):
-        if item is None:
-            continue
+    for s, item in entries:
         rows, level = [], item
         while level["method"] == "slices":
             rows.append({"omega": tex_vector(level["omega"]), "point": tex_vector(level["point"]), "Y": len(level["A"]),

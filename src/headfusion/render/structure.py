@@ -47,16 +47,22 @@ def _lattice_tex(basis: list[list[int]]) -> str:
     return r"\langle " + ",".join(tex_vector(row) for row in basis) + r"\rangle"
 
 
-def classes_context(summary: dict, claims: dict[str, dict]) -> dict | None:
-    """The class-sum tables of `lower:classes`, one per shape that uses LK."""
-    claim, exp = claims.get("lower:classes"), claims.get("exp-form")
+def shape_entries(claims: dict[str, dict], cid: str) -> tuple[int, list[tuple[int, dict]]] | None:
+    """(t_scale, [(shape index, entry)] for the shapes a per-shape claim covers), or None when the claim is absent."""
+    claim, exp = claims.get(cid), claims.get("exp-form")
     if claim is None or exp is None:
         return None
-    t_scale = int(exp["evidence"].get("t_scale", 1))
+    return int(exp["evidence"].get("t_scale", 1)), [(s, item) for s, item in enumerate(claim["evidence"]["shapes"]) if item is not None]
+
+
+def classes_context(summary: dict, claims: dict[str, dict]) -> dict | None:
+    """The class-sum tables of `lower:classes`, one per shape that uses LK."""
+    found = shape_entries(claims, "lower:classes")
+    if found is None:
+        return None
+    (t_scale, entries), claim, exp = found, claims["lower:classes"], claims["exp-form"]
     shapes = []
-    for s, item in enumerate(claim["evidence"]["shapes"]):
-        if item is None:
-            continue
+    for s, item in entries:
         rank = len(item["lattice"])
         names = [f"x_{{{i + 1}}}" for i in range(rank)]
         tilts = [t for c, (r, k) in enumerate(item["tilt"]) if (t := _tilt_tex(r, int(k), t_scale, names[c]))]

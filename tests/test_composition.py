@@ -336,8 +336,8 @@ def test_every_n_for_graph_families(spec, kind, first, statement):
 
     cert = json.loads(json.dumps(certify_every_d(spec, ["headfusion", "certify", spec, "--every-d"]).certificate))
     assert verify_certificate(cert).ok
-    assert claim(cert, "family:graphs")["evidence"] == {"class": kind, "from": first}
-    assert claim(cert, "theorem")["statement"].startswith(rf"For every $n\ge{first}$") and claim(cert, "theorem")["statement"].endswith(statement)
+    assert claim(cert, "family:graphs")["evidence"] == {"class": kind, "from": first, "to": max(6 if kind == "complete" else 8, first)}
+    assert claim(cert, "theorem")["statement"].startswith(rf"For every $n\ge{first}$, the tournament function") and claim(cert, "theorem")["statement"].endswith(statement)
     assert "family:graphs" in claim(cert, "theorem")["depends_on"] and "lemma:LF" in claim(cert, "family:graphs")["depends_on"]
 
 
@@ -345,6 +345,9 @@ def test_a_family_claim_of_another_class_is_rejected(cycles, capsys, tmp_path):
     forged = copy.deepcopy(cycles)
     claim(forged, "family:graphs")["evidence"]["class"] = "tree"
     rejected_by_verify(capsys, tmp_path, forged, "family:graphs", "states the class cycle")
+    forged = copy.deepcopy(cycles)
+    claim(forged, "family:graphs")["evidence"]["to"] = 17  # more members than were checked
+    assert "family:graphs" in failures(forged)
 
 
 def test_a_closed_form_that_differs_from_the_kernels_count_is_rejected(cycles, monkeypatch):

@@ -497,7 +497,7 @@ def test_every_d_needs_the_shape_condition():
     from headfusion.proof.certify import certify_every_d
     from headfusion.spec.expressions import SpecError
 
-    for spec in ("proofs/weighted_sigmoid_sum.toml", "proofs/tournament_cycle.toml", "sigmoid(q1) + sigmoid(q2)"):
+    for spec in ("proofs/weighted_sigmoid_sum.toml", "proofs/tournament_diamond.toml", "sigmoid(q1) + sigmoid(q2)"):  # (cycles: every n, Lemma LF)
         with pytest.raises(SpecError):
             certify_every_d(spec, ["x"])
     cert = certificate("sigmoid(q1) + sigmoid(2*q1)")  # a single function cannot claim every d

@@ -124,5 +124,6 @@ def check_family(model: Model, ev: dict, facts: dict) -> tuple[dict, list[str], 
         kinds &= {k for k, (shape, *counts) in closed.items() if shape and (a, f) == tuple(counts)}
     require(len(kinds) == 1, "the members are not all cycles, all trees or all complete graphs with the counts of Lemma LF")
     kind, first = kinds.pop(), min(facts["members"])
-    require(ev == {"class": kind, "from": first}, f"family:graphs states the class {kind} from n = {first}")
-    return {"class": kind, "from": first}, ["lemma:LF", "lemma:LG"] + ["lemma:LD"] * (kind == "complete"), say.graph_family(kind, first, max(facts["members"]))
+    last = max(facts["members"])
+    require(ev == {"class": kind, "from": first, "to": last}, f"family:graphs states the class {kind} of the members n = {first}..{last}")
+    return {"class": kind, "from": first}, ["lemma:LF", "lemma:LG"] + ["lemma:LD"] * (kind == "complete"), say.graph_family(kind, first, last)

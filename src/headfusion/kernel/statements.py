@@ -24,10 +24,10 @@ LEMMAS: dict[str, tuple[str, tuple[str, ...], str]] = {
     "LH": ("Hexagon", ("L5",), r"Let $f_k=\varphi_kx^{p_k}+\varphi'_kx^{p_k+\delta_k}$ ($k=1,2,3$) have positive coefficients, with $\delta_1,\delta_2$ linearly independent, $\delta_3=\pm\delta_1\pm\delta_2$ and $\varphi'_3/\varphi_3=(\varphi'_1/\varphi_1)^{\pm1}(\varphi'_2/\varphi_2)^{\pm1}$ with the same signs. Then $\mathcal{T}(R)\ge7$ for every $R$ divisible by $f_1f_2f_3$."),
     "LS": ("Slices", ("LM",), r"Let $R=YZ$ up to a unit, with $\operatorname{supp}Y$ on one level of an integer functional $\omega$, and let $x'$ have positive coordinates. If $y\mapsto Z(x'\odot y^\omega)$ ($x_\ell$ replaced by $x'_\ell y^{\omega_\ell}$) is a nonzero Laurent polynomial with $n$ negative roots counted with multiplicity, then $\mathcal{T}(R)\ge(n+1)\,\mathcal{T}(Y)$."),
     "LD": ("Disjoint faces", ("L1", "L2", "L4", "L5"), r"For a direction $u$ let $F_u(q)=\lim_{\tau\to\infty}F(q+\tau u)$. If $F=P'/Q'$ with $\gcd(P',Q')=1$ and $u_1,\dots,u_n$ are integer directions with $\max_{\operatorname{supp}Q'}\langle u_i+u_j,\cdot\rangle<\max_{\operatorname{supp}Q'}\langle u_i,\cdot\rangle+\max_{\operatorname{supp}Q'}\langle u_j,\cdot\rangle$ for all $i\ne j$, then $m^*(F)\ge\sum_im^*(F_{u_i})$."),
-    "LG": ("Graphical zonotopes", ("L5", "LE"), r"Let a block of $F$ be $\sum_{ij\in E}a_{ij}\sigma(\pm(q_i-q_j))$ plus a constant, over the edges of a simple graph $G$ with any orientations and all $a_{ij}\ne0$, and let $Q'_B$ be the product of its edge binomials $x_i+x_j$ (up to a unit). Then $\operatorname{Newt}(Q'_B)$ is the graphical zonotope of $G$, its vertices are the score vectors of the $a(G)$ acyclic orientations of $G$, and every edge of it is rigid."),
+    "LG": ("Graphical zonotopes", ("L5", "LC", "LE"), r"Let a block of $F$ be $\sum_{ij\in E}a_{ij}\sigma(\pm(q_i-q_j))$ plus a constant, over the edges of a simple graph $G$ with any orientations and all $a_{ij}\ne0$. Then its lowest-terms denominator $Q'_B$ is the product of its edge binomials (up to a unit), $\operatorname{Newt}(Q'_B)$ is the graphical zonotope of $G$, its vertices are the score vectors of the $a(G)$ acyclic orientations of $G$, every edge of it is rigid, and $|\operatorname{supp}Q'_B|>a(G)$ when $G$ has a cycle."),
     "LU": ("Unit roots", ("L1", "L4"), r"Let $F=c+P'/Q'$ with $\gcd(P',Q')=1$ have one block, of rank 1, with $Q'=u\prod_{d\in\mathcal{D}}\Phi_d(x)$ for a unit $u$ and the cyclotomic polynomials $\Phi_d$ of a nonempty set $\mathcal{D}$ of orders; let $L=\operatorname{lcm}\mathcal{D}$ and $\mathcal{D}/g=\{d/\gcd(d,g):d\in\mathcal{D}\}$. If $\mathcal{D}/g$ is none of $\{3\},\{4\},\{6\}$ for $g=1,\dots,L$, and, if it is $\{2\}$ for some $g$, $G=(1+x^{L/2})P'/Q'$ is a Laurent polynomial with a term $x^e$, $L/2\nmid e$, then no head with at most 3 atoms represents $F$: $m^*(F)\ge4$."),
     "TP": ("Pairs of scales", ("L1", "L2", "L4", "LU"), r"For positive integers $a\ne b$, no head with at most 3 atoms represents $\sigma(aq)+\sigma(bq)$, and a head $N(u)/D(u)$ of $G(u_1,u_2)=\sigma(u_1)+\sigma(u_2)$ with $n$ atoms gives the head $N(aq,bq)/D(aq,bq)$ of $\sigma(aq)+\sigma(bq)$ with at most $n$ atoms."),
-    "LF": ("Families of graphs", ("LD", "LG"), r"A cycle $C_n$ ($n\ge3$) has $2^n-2$ acyclic orientations and $2^n-1$ forests, and a tree on $n$ vertices has $2^{n-1}$ of each. For the tournament function $F_n$ of $K_n$ ($n\ge3$) the $n$ faces of $\operatorname{Newt}(Q'_n)$ along $\mathbf{1}_i$ are pairwise disjoint, with face functions tournaments of $K_{n-1}$ plus constants, so $m^*(F_n)\ge n\,m^*(F_{n-1})$. Hence for every $n$: $m^*=2^n-1$ for $C_n$, $m^*=2^{n-1}$ for a tree, and $7\cdot n!/6\le m^*(F_n)\le|\operatorname{supp}Q'_n|$ for $K_n$."),
+    "LF": ("Families of graphs", ("L5", "LD", "LE", "LG", "LZ"), r"A cycle $C_n$ ($n\ge3$) has $2^n-2$ acyclic orientations and $2^n-1$ forests, and a tree on $n$ vertices has $2^{n-1}$ of each. For the tournament function $F_n$ of $K_n$ ($n\ge3$) the $n$ faces of $\operatorname{Newt}(Q'_n)$ along $\mathbf{1}_i$ are pairwise disjoint, with face functions tournaments of $K_{n-1}$ plus constants, so $m^*(F_n)\ge n\,m^*(F_{n-1})$. Hence for every $n$: $m^*=2^n-1$ for $C_n$, $m^*=2^{n-1}$ for a tree, and $7\cdot n!/6\le m^*(F_n)\le|\operatorname{supp}Q'_n|$ for $K_n$."),
     "LR": ("Refutations", ("L2", "L3", "L4", "L5"), r"Let $F=P'/Q'$ be in lowest terms. If a refutation tree for $m$ closes all its leaves, no head with at most $m$ atoms represents $F$."),
 }
 
@@ -150,12 +150,13 @@ GRAPH_CLASSES = {"cycle": ("the cycle $C_n$", r"m^*(F_n)=2^n-1"), "tree": ("a tr
 
 
 def graph_family(kind: str, first: int, last: int) -> str:
-    return (rf"The members $n={first},\dots,{last}$ of the family, rebuilt from its spec, are tournament functions of {GRAPH_CLASSES[kind][0]}"
+    return (rf"The members $n={first},\dots,{last}$ of the family (those the verifier rebuilds from its spec) are tournament functions of {GRAPH_CLASSES[kind][0]}"
             rf" (read from their heads), with the counts of acyclic orientations and forests of Lemma LF (recomputed).")
 
 
 def graph_theorem(kind: str, first: int) -> str:
-    return rf"For every $n\ge{first}$, the member $F_n$ of the family, the tournament function of {GRAPH_CLASSES[kind][0]}, satisfies ${GRAPH_CLASSES[kind][1]}$."
+    return (rf"For every $n\ge{first}$, the tournament function $F_n=\sum_{{ij}}\sigma(\pm(q_i-q_j))$ of {GRAPH_CLASSES[kind][0]}, with its edges"
+            rf" oriented in any way, satisfies ${GRAPH_CLASSES[kind][1]}$.")
 
 
 def head(atoms: int) -> str:

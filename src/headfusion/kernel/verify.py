@@ -52,7 +52,7 @@ FIELDS: dict[str, object] = {"exp-form": {"t_scale": _, "shapes": [{"denominator
     "faces": {"faces": _, "functions": _}, "graph": {}, "hexagon": {"shapes": _}, "slices": {"shapes": _}, "unknown": {"atoms": _, "reason": _},
     "refutation": {"atoms": _, "tree": _, "multipliers": _, "symmetries": _}, "head": {"atoms": _, "head": [{"key": _, "weight": _, "value": _}]},
     "testimony": {"atoms": _, "verdict": _, "query_sha256": _, "options": _, "solvers": [{"name": _, "version": _, "verdict": _}]},
-    "classes": {"shapes": [{"lattice": _, "tilt": _, "sums": _}]}, "edges": {"shapes": [{"edges": _}]}, "unit-roots": {"orders": _}, "pairs": {}, "family": {"class": _, "from": _}}
+    "classes": {"shapes": [{"lattice": _, "tilt": _, "sums": _}]}, "edges": {"shapes": [{"edges": _}]}, "unit-roots": {"orders": _}, "pairs": {}, "family": {"class": _, "from": _, "to": _}}
 
 
 def known_fields(value: object, schema: object, where: str = "evidence") -> None:

@@ -131,7 +131,7 @@ def build_certificate(spec: Spec, command: list[str], search_results: list[dict]
     if every_d is not None and every_d.get("every"):  # Theorem P for the family (issue 26)
         drafts.append(("lower:pairs", {}))
     if members:  # a family of graphs: its members' class and counts (Lemma LF)
-        drafts.append(("family:graphs", {"class": graph_class(members), "from": min(members)}))
+        drafts.append(("family:graphs", {"class": graph_class(members), "from": min(members), "to": max(members)}))
     drafts += search_claims(search_results or [])
     try:
         complete(cert, [(f"lemma:{i}", {}) for i in statements.LEMMAS] + drafts + [("theorem", {})], members)

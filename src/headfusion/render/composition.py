@@ -69,7 +69,7 @@ def _instance(entry: dict) -> str:
     if by == "lower:unit-roots":
         return r"Lemma~\ref{lem:LU}: no positive binomial or trinomial is divisible by $Q'$"
     if by == "lower:graph":
-        return rf"Lemma~\ref{{lem:LG}}: a graph's $V={tex_int(entry['bound'] - 1)}$ acyclic orientations and $|\supp Q'|>V$"
+        return rf"Lemmas~\ref{{lem:LG}} and~\ref{{lem:LE}}: a graph's $V={tex_int(entry['bound'] - 1)}$ acyclic orientations, rigid edges, $|\supp Q'|>V$"
     if by == "lower:faces":
         faces = claims[by]["faces"]
         return rf"Lemma~\ref{{lem:LD}}: {len(faces)} disjoint faces, functions " + ", ".join(str(k) for _, k in faces)
@@ -116,7 +116,7 @@ def faces_context(cert: dict, claims: dict[str, dict]) -> dict | None:
     for i in range(len(faces)):
         for j in range(i):
             both = sum((max(x + levels[j][b][e] for e, x in vi.items()) for b, vi in enumerate(levels[i])), Fraction(0))
-            pairs.append((j + 1, i + 1, both, tops[j] + tops[i]))
+            pairs.append((j + 1, i + 1, both, tops[j] + tops[i]))  # (i, j) of the lemma with i < j
     gap = min((total - both for _, _, both, total in pairs), default=None)
     table = [{"index": k, "form": tex_face_form(f["form"]) if f["form"] else r"\text{const.}", "bound": tex_int(f["bound"]),
               "by": _instance(f)} for k, f in enumerate(functions[:MAX_FACE_ROWS])]
@@ -159,7 +159,7 @@ def slices_context(summary: dict, claims: dict[str, dict]) -> dict | None:
     for s, item in entries:
         rows, level = [], item
         while level["method"] == "slices":
-            rows.append({"omega": tex_vector(level["omega"]), "point": tex_vector(level["point"]), "Y": len(level["A"]),
+            rows.append({"omega": tex_vector(level["omega"]), "point": tex_vector(level["point"]), "Y": _poly_or_count(level["A"], t_scale),
                          "Z": _poly_or_count(level["B"], t_scale), "factor": sum(int(k) for _, k in level["roots"]) + 1,
                          "roots": ", ".join(rf"$-{tex_rational(r)}$" + (rf" (${k}$ times)" if int(k) > 1 else "") for r, k in level["roots"])})
             level = level["mu"]
@@ -167,7 +167,7 @@ def slices_context(summary: dict, claims: dict[str, dict]) -> dict | None:
                 else {"kind": "vertices", "count": len(level["vertices"])})
         shapes.append({"index": s + 1, "rows": rows, "last": last, "chain": _chain(item) if item["method"] == "slices" else None,
                        "value": tex_int(_value(item))})
-    return {"shapes": shapes, "bound": tex_int(summary["slice_bound"])}
+    return {"shapes": shapes, "bound": tex_int(summary["slice_bound"]), "nested": any(len(sh["rows"]) > 1 for sh in shapes)}
 
 
 def graph_context(summary: dict, claims: dict[str, dict]) -> dict | None:

@@ -142,6 +142,20 @@ LOWER_BY = {  # claim id -> where the lower bound comes from, in words
 }
 
 
+def _family_lower_by(cert: dict) -> str:
+    """Where the lower bound of a theorem for every n comes from (Lemma LF and its class)."""
+    ev = next((c["evidence"] for c in cert.get("claims", []) if c.get("id") == "family:graphs"), {"class": "cycle", "from": 3})
+    first = ev.get("from", 3)
+    how = (r"by the induction of Lemma~\ref{lem:LD} from $K_3$" if ev.get("class") == "complete"
+           else r"with Lemmas~\ref{lem:LG} and~\ref{lem:LE}" if ev.get("class") == "cycle" else r"with Lemmas~\ref{lem:LG} and~\ref{lem:LZ}")
+    return rf"Lemma~\ref{{lem:LF}} for every $n$, {how} (the sections below print its case $n={first}$)"
+
+
+def _family_bounds(cert: dict) -> bool:
+    """A family theorem whose bounds do not meet for every n (the complete graphs: 7·n!/6 ≤ m* ≤ |supp Q′_n|)."""
+    return any(c.get("id") == "family:graphs" and c["evidence"].get("class") == "complete" for c in cert.get("claims", []))
+
+
 def _lower_by_text(claim_id: object, every_d: bool = False) -> str | None:
     """Which lemma gives the theorem's lower bound (a refutation: its section; for every d: the block's, to the power d)."""
     if isinstance(claim_id, str) and claim_id.startswith("search:"):
@@ -269,7 +283,8 @@ def build_context(cert: dict) -> dict:
         "classes": classes_context(summary, claims),
         "edges": edges_context(summary, claims),
         "unit_roots": unit_roots_context(claims),
-        "lower_by_text": _lower_by_text(summary.get("lower_bound_claim"), bool(spec.get("every_d")) and not spec.get("graphs")),
+        "lower_by_text": (_family_lower_by(cert) if spec.get("graphs") else
+                          _lower_by_text(summary.get("lower_bound_claim"), bool(spec.get("every_d")))),
         "refutations": refutations_context(cert),
         "refutation_p": P,
         "refutation_q": Q,
@@ -286,7 +301,7 @@ def build_context(cert: dict) -> dict:
         "gap": (gap := gap_paragraph(cert)),
         # the producer's notes on searches are said in the main text, with the gap (`gap`)
         "notes": [tex_note(n) for n in metadata.get("notes", []) if not (gap and str(n).startswith("search "))],
-        "document": "Exact fusion certificate" if summary["status"] == "proved" else "Exact-fusion bounds certificate",
+        "document": "Exact fusion certificate" if summary["status"] == "proved" and not _family_bounds(cert) else "Exact-fusion bounds certificate",
         "repro": _reproducibility(cert, claims),
         "tournament": _is_tournament(cert["model"]),
         "spec_source": source_lines(spec.get("source")),

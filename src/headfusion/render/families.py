@@ -18,9 +18,9 @@ def family_claim(cert: dict) -> dict | None:
 
 def graph_family_parts(cert: dict, block: str | None, toml_name: str, generator: str | None) -> dict[str, Any]:
     """Title and family sentences of a certificate whose theorem holds for every member n of a family of graphs."""
-    ev = family_claim(cert) or {"class": "cycle", "from": 3}
+    ev = family_claim(cert) or {"class": "cycle", "from": 3, "to": 8}
     plural, one = CLASSES[ev["class"]]
-    n0 = ev["from"]
+    n0, last = ev["from"], ev["to"]
     return {
         "every_d": True,
         "title": rf"tournament functions of {plural}, for every $n\ge{n0}$",
@@ -29,7 +29,7 @@ def graph_family_parts(cert: dict, block: str | None, toml_name: str, generator:
         "every_d_family": (rf"$F$ is the member $n={n0}$ of the family of the TOML spec {tex_tt(toml_name)} embedded in the certificate"
                            rf" (Appendix~\ref{{sec:source}}): its member $n$ is the tournament function of the graph on $n$ vertices that"
                            rf" the networkx generator {tex_tt(generator or '')} produces, {one}. The verifier rebuilds the members"
-                           rf" $n={n0},\dots,8$ (those with at most $15$ edges), reads each one's graph from its heads, and checks its class"
+                           rf" $n={n0},\dots,{last}$, reads each one's graph from its heads, and checks its class"
                            r" and its numbers of acyclic orientations and of forests against Lemma~\ref{lem:LF}; for every $n$ the theorem"
                            r" rests on Lemmas~\ref{lem:LF} and~\ref{lem:LG}, the member below being the case $n=" + str(n0) + "$."),
         "family_corollary": None,
@@ -43,7 +43,7 @@ def graph_family_sentence(cert: dict) -> str | None:
     if ev is None:
         return None
     one = CLASSES[ev["class"]][1]
-    common = (rf"For every $n$, the member $F_n$ is the tournament function of {one}, a simple graph, so by Lemma~\ref{{lem:LG}} its"
+    common = (rf"For every $n$, $F_n$ is the tournament function of {one}, a simple graph, so by Lemma~\ref{{lem:LG}} its"
               r" lowest-terms denominator is the product of its edge binomials, its Newton polytope is the graphical zonotope, whose"
               r" vertices are the acyclic orientations, and all its edges are rigid; its lowest-terms head has one atom per point of"
               r" $\supp Q'_n$. ")
@@ -56,4 +56,4 @@ def graph_family_sentence(cert: dict) -> str | None:
                     r" functions are tournaments of $K_{n-1}$ plus constants, so by Lemma~\ref{lem:LD} $m^*(F_n)\ge n\,m^*(F_{n-1})$;"
                     r" from $m^*(F_3)=7$, $m^*(F_n)\ge7\cdot n!/6$, and $m^*(F_n)\le|\supp Q'_n|$ (Lemma~\ref{lem:LF}).",
     }[ev["class"]]
-    return common + specific + rf" The members $n={ev['from']},\dots,8$ are checked against these counts by the verifier."
+    return common + specific + rf" The members $n={ev['from']},\dots,{ev['to']}$ are checked against these counts by the verifier."

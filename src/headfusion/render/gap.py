@@ -78,7 +78,7 @@ def _hexagon(cert: dict, claim: dict) -> str:
 
 def _slices(cert: dict, claim: dict) -> str:
     return (rf"Lemma~\ref{{lem:LS}} stops at ${grouped(cert['summary']['slice_bound'])}$: it counts the nonzero $\omega$-slices of $D$,"
-            r" as many as the negative roots of $Z$ plus one, and bounds each by the factor $Y$ alone.")
+            r" at least the negative roots of $Z$ plus one, and bounds each by the factor $Y$ alone.")
 
 
 def _faces(cert: dict, claim: dict) -> str:

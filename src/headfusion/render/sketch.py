@@ -137,6 +137,17 @@ def _edges_sentence(claims: dict[str, dict], summary: dict) -> str | None:
     )
 
 
+def _graph_sentence(claims: dict[str, dict], summary: dict) -> str | None:
+    """Lemma LG with LE in one paragraph (a graph's tournament: every edge of its zonotope rigid)."""
+    if "lower:graph" not in claims:
+        return None
+    V = summary["newton_vertices"]
+    return (r"The graph gives one more (Lemmas~\ref{lem:LG} and~\ref{lem:LE}, Section~\ref{sec:graph}): along every edge of the graphical"
+            r" zonotope exactly one edge $ij$ of the graph is tied and the face limit is a constant plus its $\sigma$, never constant, so"
+            r" every edge is rigid; a head with $V$ atoms would then be $Q'$ itself up to a monomial, with"
+            rf" $|\supp Q'|>V$ terms. Hence $m^*(F)\ge {tex_int(V + 1)}$.")
+
+
 def _composition_sentence(cert: dict, claims: dict[str, dict], summary: dict) -> str | None:
     """Lemmas LH, LS or LD in one paragraph, with their instance (the claim the certificate carries)."""
     if "lower:hexagon" in claims:
@@ -148,7 +159,8 @@ def _composition_sentence(cert: dict, claims: dict[str, dict], summary: dict) ->
         shapes = [s for s in slices_context(summary, claims)["shapes"]]
         return (r"Slices give more (Lemma~\ref{lem:LS}, Section~\ref{sec:slices}): $Q'_B=YZ$ with $Y$ on one level of a functional"
                 r" $\omega$; the $\omega$-slices of a head's $D=gQ'$ are nonnegative multiples of $Y$, and by Descartes' rule of signs the"
-                r" negative roots of $y\mapsto Z(x'\odot y^\omega)$ force as many slices plus one. Repeated on $Y$: "
+                r" negative roots of $y\mapsto Z(x'\odot y^\omega)$ force at least as many slices plus one"
+                + (". Repeated on $Y$: " if any(len(sh["rows"]) > 1 for sh in shapes) else ": ")
                 + "; ".join(sh["chain"] or "" for sh in shapes[:3])
                 + rf"; over the blocks (Lemma~\ref{{lem:LM}}) $m^*(F)\ge {tex_int(summary['slice_bound'])}$.")
     if "lower:faces" in claims:
@@ -180,7 +192,7 @@ def proof_sketch(cert: dict) -> dict[str, Any]:
         + rf" Hence every head for $F$ has at least ${tex_int(V)}$ atom{'' if V == 1 else 's'}."
     )
     paragraphs.append(newton)
-    paragraphs += [text for text in (_classes_sentence(claims, summary), _edges_sentence(claims, summary),
+    paragraphs += [text for text in (_classes_sentence(claims, summary), _edges_sentence(claims, summary), _graph_sentence(claims, summary),
                                      _composition_sentence(cert, claims, summary), unit_roots_sentence(claims)) if text]
     if "upper" in claims:
         blocks = claims.get("exp-form", {}).get("evidence", {}).get("blocks", [])

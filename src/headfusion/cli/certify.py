@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from headfusion.cli.common import EXIT_CHECK_FAILED, EXIT_OK, UsageError, big, one_line, plain_maths, print_json
+from headfusion.cli.common import EXIT_CHECK_FAILED, EXIT_OK, UsageError, big, one_line, plain_maths, print_json, refuse_idle
 from headfusion.cli.progress import Progress
 from headfusion.guards import deadline
 from headfusion.spec import options
@@ -16,6 +16,11 @@ def _certified(args: argparse.Namespace, command: list[str], progress: Progress)
     from headfusion.proof.certify import certify, certify_every_d
     from headfusion.spec.load import load_spec
 
+    if args.every_d:
+        refuse_idle(args, "certify --every-d", ("--no-search", "--search-timeout", "--timings"),
+                    "concerns searches, and the theorem for every d searches nothing (searches do not multiply over d)")
+    elif args.no_search:
+        refuse_idle(args, "certify --no-search", ("--search-timeout", "--timings"), "concerns searches, and --no-search runs none")
     refutations = _supplied_refutations(args.refutation or [])
     if refutations and (args.no_search or args.every_d):
         raise UsageError("--refutation supplies a search result: it does not combine with --no-search or --every-d")

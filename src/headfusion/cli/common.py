@@ -52,6 +52,24 @@ def without_out(argv: list[str]) -> list[str]:
     return kept
 
 
+def given_options(argv: list[str]) -> frozenset[str]:
+    """The long options typed on a command line (`--scheduler`, `--scheduler=ADDR`), up to a bare `--`."""
+    typed = []
+    for arg in argv:
+        if arg == "--":
+            break
+        if arg.startswith("--"):
+            typed.append(arg.split("=", 1)[0])
+    return frozenset(typed)
+
+
+def refuse_idle(args: argparse.Namespace, command: str, options: tuple[str, ...], reason: str) -> None:
+    """UsageError when one of `options` was typed although it would do nothing here (`reason` says why)."""
+    typed = [o for o in options if o in getattr(args, "given", ())]
+    if typed:
+        raise UsageError(f"{command}: {typed[0]} {reason}")
+
+
 def print_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, indent=2, sort_keys=False) + "\n")
 
@@ -84,3 +102,45 @@ def one_line(text: str) -> str:
     from headfusion.spec.display import printable
 
     return printable(text)
+
+
+# -- every answer names its kind ---------------------------------------------------------------------
+
+ANSWER_KINDS = ("proved", "found", "testimony", "unknown")
+LEMMAS = {"L5": "Lemma L5 (Newton polytope)", "L6": "Lemma L6 (face limits)", "LK": "Lemma LK (residue classes)",
+          "LE": "Lemma LE (rigid edges)"}
+LEMMA_OF_METHOD = {"newton-polytope (L4, L5)": LEMMAS["L5"], "face-limits (L6)": LEMMAS["L6"],
+                   "residue-classes (LK)": LEMMAS["LK"], "rigid-edges (LE)": LEMMAS["LE"]}
+LEMMA_OF_CLAIM = {"lower:newton": LEMMAS["L5"], "lower:face": LEMMAS["L6"], "lower:classes": LEMMAS["LK"],
+                  "lower:edges": LEMMAS["LE"]}
+
+
+def answer(kind: str, statement: str, by: str, next_step: str | None = None) -> dict:
+    """An answer with its kind, in the words every command prints and the fields of its --json.
+
+    kind: "proved" (exact mathematics: a lemma instance or a refutation tree, `by` says whether the
+    kernel replayed it), "found" (a head exhibited and checked exactly), "testimony" (a solver's
+    unsat: NOT checked by the kernel) or "unknown" (undecided; `by` says why).  `statement` is what
+    is answered ("no head with at most 24 atoms", "m*(F) = 8"); `next_step` a command to run next.
+    Returns {"answer_kind", "answer", "next"}; `answer_lines` prints it.
+    """
+    if kind not in ANSWER_KINDS:
+        raise ValueError(f"unknown answer kind {kind!r}")
+    phrase = {"proved": f"proved by {by}", "found": f"found by {by}",
+              "testimony": f"solver testimony ({by}), not checked by the kernel", "unknown": f"unknown: {by}"}[kind]
+    return {"answer_kind": kind, "answer": f"{statement} — {phrase}", "next": next_step}
+
+
+def answer_lines(data: dict) -> str:
+    """The answer's two lines for a terminal: `answer: … — proved by …` and `next: …`."""
+    text = f"answer: {data['answer']}\n"
+    return text + (f"next: {data['next']}\n" if data.get("next") else "")
+
+
+def spec_words(args: argparse.Namespace) -> str:
+    """The spec and its --d as a user would type them again (quoted for a shell)."""
+    import shlex
+
+    spec = getattr(args, "spec", "SPEC")
+    words = shlex.quote(spec) if len(spec) <= 200 else "SPEC"
+    return words + (f" --d {args.d}" if getattr(args, "d", None) is not None else "")

@@ -39,6 +39,7 @@ def search_refute(args: argparse.Namespace, spec: Spec, progress: Progress) -> i
     P, Q, vertices = kernel_question(form)  # V checked by the kernel: interior leaves at m ≤ V
     if any(e[-1] for e in list(P) + list(Q)):
         raise UsageError("search: --refute needs rational weights (no e^b weights)")
+    _refuse_big_box(P, Q, args)
     began = time.monotonic()
     if cluster:
         quiet_dask(args.verbose)
@@ -97,6 +98,25 @@ def search_refute(args: argparse.Namespace, spec: Spec, progress: Progress) -> i
     if stats.get("reason"):
         w(f"  reason: {stats['reason']}\n")
     return EXIT_OK
+
+
+def _refuse_big_box(P: dict, Q: dict, args: argparse.Namespace) -> None:
+    """A box the kernel would not replay is refused before any cube is solved (one line, exit 2).
+
+    The kernel regenerates the L3 box of every refutation and refuses boxes over its replay
+    limit, so a refutation of such a box could never be checked: no search is started.
+    """
+    from headfusion.kernel.base import SchemaError
+    from headfusion.kernel.refutation import search_box
+
+    try:
+        search_box(P, Q, args.atoms)
+    except SchemaError as exc:
+        spec = f"{args.spec} --d {args.d}" if args.d is not None else args.spec
+        spec = spec if len(spec) <= 60 and " " not in args.spec else "SPEC"
+        raise UsageError(f"search --refute at m = {args.atoms}: {exc} (the kernel's replay limit), so no refutation of it "
+                         f"could be checked; instead `headfusion certify {spec}` proves what the lemmas give, and "
+                         f"`headfusion search {spec} --atoms {args.atoms}` asks z3 (solver testimony, not proof)") from None
 
 
 def _install_hint() -> str:

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from headfusion.cli.common import EXIT_CHECK_FAILED, EXIT_OK, UsageError, print_json
+from headfusion.cli.common import EXIT_CHECK_FAILED, EXIT_OK, UsageError, print_json, refuse_idle
 from headfusion.cli.progress import Progress
 from headfusion.guards import deadline
 
@@ -41,6 +41,22 @@ def _search(args: argparse.Namespace, progress: Progress) -> int:
         raise UsageError(f"search: --atoms must be at least 1, got {args.atoms}")
     if args.minimize and (args.smt2 or args.cross_check):
         raise UsageError("search: --smt2 and --cross-check apply to a single --atoms M")
+    if args.refute:
+        refuse_idle(args, "search --refute", ("--encoding", "--symmetry", "--no-faces"),
+                    "shapes the z3 query; the refutation producer does not use it (leave it out, or drop --refute)")
+        if args.scheduler is not None:
+            refuse_idle(args, "search --refute", ("--jobs",), "sets the workers of a LocalCluster; with --scheduler "
+                        "the cluster's own workers run the cubes (start one `dask worker` per core there)")
+    else:
+        refuse_idle(args, "search", ("--scheduler", "--checkpoint", "--cube-depth", "--cube-timeout", "--verbose"),
+                    "applies only with --refute (exact refutations on Dask); the z3 search runs here, --jobs N splits "
+                    "it over N processes")
+    if args.cross_check:
+        from headfusion.solving.process import cvc5_available
+
+        if not cvc5_available():
+            raise UsageError("search: --cross-check re-solves the query with cvc5, which is not installed: "
+                             "pip install cvc5 (or pip install 'headfusion[cvc5]')")
     spec = load_spec(args.spec, args.d)
     if args.refute:
         from headfusion.cli.refute import search_refute

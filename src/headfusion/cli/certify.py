@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from headfusion.cli.common import EXIT_CHECK_FAILED, EXIT_OK, UsageError, big, one_line, plain_maths, print_json, refuse_idle
+from headfusion.cli.common import (LEMMA_OF_CLAIM, EXIT_CHECK_FAILED, EXIT_OK, UsageError, answer, answer_lines, big,
+                                   one_line, plain_maths, print_json, refuse_idle)
 from headfusion.cli.progress import Progress
 from headfusion.guards import deadline
 from headfusion.spec import options
@@ -65,10 +66,12 @@ def cmd_certify(args: argparse.Namespace) -> int:
             sys.stderr.write(f"headfusion: error: {one_line(str(exc))}\n")
             return EXIT_CHECK_FAILED
     summary = result.certificate["summary"]
-    if args.json:
-        print_json({"summary": summary, "files": {k: str(v) for k, v in sorted(paths.items())}})
-        return EXIT_OK
     theorem = next(c for c in result.certificate["claims"] if c["id"] == "theorem")
+    notes = result.certificate["metadata"].get("notes", [])
+    answered = certificate_answer(summary, plain_maths(theorem["statement"]), f"headfusion verify {paths['json']}")
+    if args.json:
+        print_json({"summary": summary, "notes": notes, **answered, "files": {k: str(v) for k, v in sorted(paths.items())}})
+        return EXIT_OK
     title = result.certificate["spec"]["title"]
     if summary["every_d"]:
         sys.stdout.write(f"{title}: {summary['status']} for every d (block bounds {summary['lower_bound']} and {summary['upper_bound']})\n")
@@ -83,4 +86,23 @@ def cmd_certify(args: argparse.Namespace) -> int:
             "no PDF: no LaTeX engine found (apt-get install -y texlive-latex-base texlive-latex-recommended "
             "texlive-pictures latexmk), then run again or use --pdf; --no-pdf skips it\n"
         )
+    for note in notes:  # a search skipped or left as testimony is said here, not only inside the certificate
+        sys.stdout.write(f"note: {one_line(note)}\n")
+    sys.stdout.write(answer_lines(answered))
     return EXIT_OK
+
+
+def certificate_answer(summary: dict, theorem: str, next_step: str) -> dict:
+    """The answer of a certificate the kernel replayed: its theorem, proved when the bounds meet, else the minimum unknown."""
+    claim = summary.get("lower_bound_claim") or ""
+    lemma = LEMMA_OF_CLAIM.get(claim) or (f"a refutation tree at m = {claim.removeprefix('search:m')}"
+                                          if claim.startswith("search:m") else claim)
+    testimony = (f"; z3 says m* >= {big(summary['testimony_lower'])}, solver testimony: not checked, not used"
+                 if summary.get("testimony_lower") else "")
+    if summary.get("every_d"):
+        lemma += " on the block, Lemma LP over d disjoint copies"
+    if summary["status"] == "proved":
+        return answer("proved", theorem.rstrip("."), f"{lemma} and the construction (kernel-checked: every claim replayed)",
+                      next_step)
+    return answer("unknown", theorem.rstrip("."), f"m*(F) itself (the kernel-checked bounds, by {lemma} and the construction, "
+                  f"do not meet{testimony})", next_step)

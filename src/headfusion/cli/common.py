@@ -137,6 +137,18 @@ def answer_lines(data: dict) -> str:
     return text + (f"next: {data['next']}\n" if data.get("next") else "")
 
 
+def with_answer(data: dict, answered: dict, after: str | None = None) -> dict:
+    """`data` with the answer's fields (answer_kind, answer, next), placed after the key `after` (else at the end)."""
+    if after not in data:
+        return {**data, **answered}
+    out: dict = {}
+    for key, value in data.items():
+        out[key] = value
+        if key == after:
+            out.update(answered)
+    return out
+
+
 def spec_words(args: argparse.Namespace) -> str:
     """The spec and its --d as a user would type them again (quoted for a shell)."""
     import shlex

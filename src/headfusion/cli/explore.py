@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from headfusion.cli.common import EXIT_CHECK_FAILED, EXIT_OK, big, one_line, print_json
+from headfusion.cli.common import ANSWER_KINDS, EXIT_CHECK_FAILED, EXIT_OK, big, one_line, print_json, spec_words
 from headfusion.cli.progress import Progress
 from headfusion.spec import options
 
@@ -24,6 +24,7 @@ def cmd_explore(args: argparse.Namespace) -> int:
     with Progress("explore", quiet=args.quiet, total=len(values), unit="value") as progress:
         rows = [r.to_json() for r in explore(args.spec, values, args.timeout,
                                              progress=lambda done, note: progress.update(done=done, note=note))]
+    rows = [{**r, "answer_kind": ROW_KINDS[r["decided_by"]]} for r in rows]
     slug = sanitize_slug(first.slug.rsplit("_", 1)[0] if first.d is not None else first.slug)
     title = _parameterised_title(first)
     try:
@@ -32,20 +33,29 @@ def cmd_explore(args: argparse.Namespace) -> int:
         sys.stderr.write(f"headfusion: error: {one_line(str(exc))}\n")
         return EXIT_CHECK_FAILED
     if args.json:
-        print_json({"rows": rows, "files": {k: str(v) for k, v in sorted(paths.items())}})
+        print_json({"rows": rows,
+                    "files": {k: str(v) for k, v in sorted(paths.items())}})
         return EXIT_OK
     out = sys.stdout
-    out.write(f"{'d':>4} {'terms':>7} {'lower':>10} {'upper':>10} {'minimum':>10}  decided by (lower bound from)\n")
+    out.write(f"{'d':>4} {'terms':>7} {'lower':>10} {'upper':>10} {'minimum':>10}  answer: decided by (lower bound from)\n")
     for r in rows:
         minimum = "unknown" if r["minimum"] is None else big(r["minimum"])
         how = r["decided_by"] + (f": {r['search_note']}" if r["search_note"] else "")
         out.write(f"{r['d']:>4} {r['head_atom_terms']:>7} {big(r['lower_bound']):>10} {big(r['upper_bound']):>10} "
-                  f"{minimum:>10}  {how} ({r['lower_bound_method']})\n")
+                  f"{minimum:>10}  {r['answer_kind']}: {how} ({r['lower_bound_method']})\n")
     for kind, path in sorted(paths.items()):
         out.write(f"wrote {path}\n")
     if "png" not in paths:
         out.write("no plot image: needs a LaTeX engine and pdftoppm (poppler-utils)\n")
+    kinds = [r["answer_kind"] for r in rows]
+    out.write("answer kinds: " + ", ".join(f"{kinds.count(k)} {k}" for k in ANSWER_KINDS if k in kinds)
+              + " (proved: the bounds meet, computed exactly; testimony: z3 excluded smaller m, not checked by the kernel)\n")
+    out.write(f"next: headfusion certify {spec_words(args).split(' --d ')[0]} --d D  (the kernel-checked certificate of one value)\n")
     return EXIT_OK
+
+
+ROW_KINDS = {"bounds": "proved", "bounds + exact head from search": "proved", "search (solver evidence)": "testimony",
+             "undecided": "unknown"}  # what each way of deciding a row is (cli/common.answer)
 
 
 def _parameterised_title(spec) -> str:

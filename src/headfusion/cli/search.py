@@ -6,7 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from headfusion.cli.common import EXIT_CHECK_FAILED, EXIT_OK, UsageError, print_json, refuse_idle
+from headfusion.cli.common import (LEMMAS, EXIT_CHECK_FAILED, EXIT_OK, UsageError, answer, answer_lines, print_json,
+                                   refuse_idle, spec_words)
 from headfusion.cli.progress import Progress
 from headfusion.guards import deadline
 
@@ -69,8 +70,9 @@ def _search(args: argparse.Namespace, progress: Progress) -> int:
             progress=lambda m, points, elapsed: progress(f"m = {m}: box {points} points, {args.timeout - elapsed:.0f} s left"),
         )
         progress.close()
+        answered = minimize_answer(result, args)
         if args.json:
-            print_json({"spec": spec.text, "title": spec.title, **result.to_json()})
+            print_json({"spec": spec.text, "title": spec.title, **result.to_json(), **answered})
             return EXIT_OK
         out = sys.stdout
         for step in result.steps:
@@ -81,6 +83,7 @@ def _search(args: argparse.Namespace, progress: Progress) -> int:
         else:
             out.write(f"minimum m*: undecided ({result.reason})\n")
         _write_atoms(result.head_json or [], result.head_source or "")
+        out.write(answer_lines(answered))
         return EXIT_OK
     progress(f"a head with at most {args.atoms} atoms? (z3, at most {args.timeout:g} s)")
     result = search(spec.model, args.atoms, args.timeout, options, args.jobs)
@@ -104,8 +107,9 @@ def _search(args: argparse.Namespace, progress: Progress) -> int:
             if {other, result.status} == {"sat", "unsat"}:
                 code = EXIT_CHECK_FAILED  # the two solvers disagree: nothing can be trusted
     progress.close()
+    answered = search_answer(result.status, args, result.reason)
     if args.json:
-        print_json({"spec": spec.text, "title": spec.title, **result.to_json()})
+        print_json({"spec": spec.text, "title": spec.title, **result.to_json(), **answered})
         return code
     out = sys.stdout
     meaning = {
@@ -127,7 +131,36 @@ def _search(args: argparse.Namespace, progress: Progress) -> int:
         out.write(f"  cross-check {cc['solver']}: {cc['status']}" + (f" ({cc['reason']})" if cc.get("reason") else "") + "\n")
     if result.head_atoms is not None:
         _write_atoms([a.to_json() for a in result.head_atoms], "search, checked exactly")
+    out.write(answer_lines(answered))
     return code
+
+
+def search_answer(status: str, args: argparse.Namespace, reason: str | None) -> dict:
+    """The answer of `search --atoms M` (z3): a head found and checked, z3's unsat (testimony), or unknown."""
+    m, spec = args.atoms, spec_words(args)
+    if status == "sat":
+        return answer("found", f"a head with at most {m} atoms exists", "z3, and checked exactly", f"headfusion certify {spec}")
+    if status == "unsat":
+        return answer("testimony", f"no head with at most {m} atoms", "z3 unsat",
+                      f"headfusion search {spec} --atoms {m} --refute")
+    return answer("unknown", f"a head with at most {m} atoms?", reason or "the solver returned unknown",
+                  f"headfusion search {spec} --atoms {m} --timeout {min(2 * args.timeout, 86400):g}")
+
+
+def minimize_answer(result, args: argparse.Namespace) -> dict:
+    """The answer of `search --minimize`: proved when the lower bound is met, testimony when z3 excluded smaller m."""
+    spec = spec_words(args)
+    if result.status != "decided":
+        return answer("unknown", "m*(F)?", result.reason or "undecided", f"headfusion certify {spec}")
+    excluded = [s["atoms"] for s in result.steps if s["status"] == "unsat"]
+    head = "the fused head" if result.head_source == "fused head" else f"a head of {result.minimum} atoms checked exactly"
+    if not excluded:
+        lemma = LEMMAS.get(result.lower_bound_lemma or "", "the proved lower bound")
+        return answer("proved", f"m*(F) = {result.minimum}", f"{lemma} and {head}, computed exactly (certify writes "
+                      "the certificate the kernel replays)", f"headfusion certify {spec}")
+    span = f"m = {excluded[0]}" + (f"..{excluded[-1]}" if len(excluded) > 1 else "")
+    return answer("testimony", f"m*(F) = {result.minimum}", f"z3 unsat at {span}; {head}",
+                  f"headfusion certify {spec}")
 
 
 def _write_atoms(atoms: list[dict], source: str) -> None:

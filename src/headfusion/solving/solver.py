@@ -185,11 +185,14 @@ def write_query_atomic(path: str, text: str) -> None:
 
 
 def _form_and_bounds(model_or_form: object, lower: int | None = None) -> tuple:
-    """(exponential form, upper bound, best lower bound) of a model, as `minimize` starts from them."""
+    """(exponential form, upper bound, best lower bound, its lemma) of a model, as `minimize` starts from them."""
     from headfusion.bounds.structural import strongest_lower_bound
 
     form = _form_of(model_or_form)
-    return form, form.upper_bound, lower if lower is not None else strongest_lower_bound(form)[0] or 1
+    if lower is not None:
+        return form, form.upper_bound, lower, None
+    bound, lemma = strongest_lower_bound(form)
+    return form, form.upper_bound, bound or 1, lemma if bound else None
 
 
 @dataclass
@@ -207,6 +210,7 @@ class MinimizeResult:
     seconds: float = 0.0
     reason: str | None = None
     results: list[SearchResult] = field(default_factory=list)
+    lower_bound_lemma: str | None = None  # "L5", "L6", "LK" or "LE": what proved lower_bound (None: given by the caller)
 
     def to_json(self) -> dict:
         """JSON: minimum, status, steps, head (atoms_list)."""
@@ -214,6 +218,7 @@ class MinimizeResult:
             "minimum": self.minimum,
             "status": self.status,
             "lower_bound": self.lower_bound,
+            "lower_bound_lemma": self.lower_bound_lemma,
             "upper_bound": self.upper_bound,
             "seconds": round(self.seconds, 3),
             "steps": self.steps,
@@ -256,8 +261,8 @@ def minimize(
         result = MinimizeResult(None, "unknown", None, None, seconds=time.monotonic() - start)
         result.reason = f"time limit of {timeout:g} s reached while computing the exponential form and the bounds"
         return result
-    form, upper, lower = value
-    result = MinimizeResult(None, "unknown", lower, upper)
+    form, upper, lower, lemma = value
+    result = MinimizeResult(None, "unknown", lower, upper, lower_bound_lemma=lemma)
     m = lower
     while m < upper:
         elapsed = time.monotonic() - start

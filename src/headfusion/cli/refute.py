@@ -48,7 +48,9 @@ def search_refute(args: argparse.Namespace, spec: Spec, progress: Progress) -> i
 
         def cubes(state: dict) -> None:
             running = f"{state['in_flight']} in flight" + (f" (oldest {state['oldest_running']:.0f} s)" if state["in_flight"] else "")
-            bar.update(done=state["done"], total=state["total"], note=f"{running}, {state['resplits']} re-splits")
+            lost = f", {state['workers_lost']} lost" if state.get("workers_lost") else ""
+            bar.update(done=state["done"], total=state["total"],
+                       note=f"{running}, {state['resplits']} re-splits, {state.get('workers', 0)} workers{lost}")
 
         with bar:
             result = distributed_refute(
@@ -88,8 +90,11 @@ def search_refute(args: argparse.Namespace, spec: Spec, progress: Progress) -> i
     w = sys.stdout.write
     w(f"{spec.title}, m = {args.atoms}: {result.status.upper()} ({meaning})\n")
     if cluster:
+        lost = (f" ({stats['workers_lost']} lost: the scheduler re-ran their cubes"
+                + (f", {stats['requeued']} re-queued after KilledWorker" if stats.get("requeued") else "") + ")"
+                if stats.get("workers_lost") or stats.get("requeued") else "")
         w(f"  cubes {stats.get('solved', 0)}/{stats.get('cubes', 0)} solved ({stats.get('from_checkpoint', 0)} from the checkpoint), "
-          f"{stats.get('resplits', 0)} re-splits, {stats.get('workers', 0)} workers, {seconds:.2f} s\n")
+          f"{stats.get('resplits', 0)} re-splits, {stats.get('workers', 0)} workers{lost}, {seconds:.2f} s\n")
     else:
         w(f"  in this process (no Dask), {stats.get('nodes', 0)} nodes, {seconds:.2f} s\n")
     if result.evidence is not None:

@@ -269,12 +269,24 @@ class Checkpoint:
 
     def __init__(self, folder: str | os.PathLike, P: dict, Q: dict, m: int):
         self.folder = Path(folder)
+        # the folders this run makes (deepest last): a run that ends with nothing in them removes them again
+        self.created = [p for p in (*reversed(self.folder.absolute().parents), self.folder.absolute()) if not p.exists()]
         try:  # a writable folder, checked before any work (not a file, not /proc)
             self.folder.mkdir(parents=True, exist_ok=True)
             os.unlink(self._write(".probe", ""))
         except OSError as exc:
+            self.discard_if_empty()
             raise InputError(f"--checkpoint {folder}: not a writable folder ({exc.strerror or exc})") from None
         self.question = question_hash(P, Q, m)
+
+    def discard_if_empty(self) -> None:
+        """Remove the folders this run made, as long as they are empty (a failed start leaves no folder behind)."""
+        for folder in reversed(self.created):
+            try:
+                folder.rmdir()  # only an empty folder; one with files (or another's) stays
+            except OSError:
+                return
+        self.created = []
 
     def path(self, cube: Cube) -> Path:
         key = hashlib.sha256((self.question + json.dumps(cube.to_json())).encode()).hexdigest()[:32]

@@ -49,26 +49,116 @@ def _producer(P: dict, Q: dict, m: int, key: str, vertices: int):
     return _PRODUCERS[key, vertices]
 
 
+_STOPPED: set[str] = set()  # per worker process: the stop flags raised by `raise_stop_flag`
+
+
+def raise_stop_flag(name: str) -> None:
+    """Run on every worker (`Client.run`, in the worker's event loop): the tasks of run `name` stop."""
+    _STOPPED.add(name)
+
+
 def _stop_flag(name: str | None):
-    """A cheap `stop()` for the producer: the shared Event, polled at most every 0.25 s."""
+    """A cheap `stop()` for the producer: has the run's stop flag been raised in this process?
+
+    The flag is set by the main process through `Client.run` (an out-of-band message to each
+    worker), not a `distributed.Event`: an Event in a task opens a worker client, whose loop is
+    gone when the worker shuts down, and its `__del__` printed "IOLoop is closed" tracebacks.
+    """
     if name is None:
         return None
-    from distributed import Event
+    return lambda: name in _STOPPED
 
-    event = Event(name)
-    state = {"at": 0.0, "set": False}
 
-    def stop() -> bool:
-        now = time.monotonic()
-        if now - state["at"] >= 0.25:
-            state["at"] = now
-            try:
-                state["set"] = event.is_set()
-            except Exception:  # the scheduler is gone: stop
-                state["set"] = True
-        return state["set"]
+def _broadcast_stop(client, name: str, timeout: float = 5.0) -> None:
+    """Raise the stop flag on every worker, waiting at most `timeout` s (a worker that does not answer is not waited for)."""
+    import threading
 
-    return stop
+    def send() -> None:
+        with contextlib.suppress(Exception):
+            client.run(raise_stop_flag, name, on_error="ignore")
+
+    sender = threading.Thread(target=send, daemon=True)
+    sender.start()
+    sender.join(timeout)
+
+
+# -- preflight: every worker imports this headfusion --------------------------------------------------
+
+# The probe runs on workers that may lack headfusion: it is compiled here from source, under a module
+# name that does not exist, so that it travels by value (cloudpickle) and imports nothing of ours.
+_PROBE_SOURCE = """
+def headfusion_probe():
+    import hashlib, pathlib, socket, sys
+    report = {"python": sys.executable, "host": socket.gethostname()}
+    try:
+        import headfusion
+    except Exception as exc:
+        report["error"] = f"{type(exc).__name__}: {exc}"
+        return report
+    root = pathlib.Path(headfusion.__file__).resolve().parent
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\\0" + path.read_bytes())
+    report["version"] = getattr(headfusion, "__version__", "?")
+    report["digest"] = digest.hexdigest()[:12]
+    return report
+"""
+
+
+def _probe_function():
+    namespace: dict = {"__name__": "headfusion_worker_probe"}
+    exec(compile(_PROBE_SOURCE, "<headfusion worker probe>", "exec"), namespace)  # our own constant source, not input
+    return namespace["headfusion_probe"]
+
+
+def local_build() -> dict:
+    """This process's headfusion as the probe reports it: version and a digest of its source files."""
+    return _probe_function()()
+
+
+def preflight(client, where: str, workers: list[str] | None = None, timeout: float = CONNECT_TIMEOUT) -> dict:
+    """Every worker (or those listed) imports headfusion and reports its version, or InputError naming the worker.
+
+    A worker without headfusion, or with another version or other sources (digest of its .py
+    files), would fail every cube it gets; refused here, before the first cube, in seconds.
+    Returns {address: report}.
+    """
+    import threading
+
+    here = local_build()
+    found: dict = {}
+
+    def ask() -> None:
+        with contextlib.suppress(Exception):
+            found.update(client.run(_probe_function(), workers=workers, on_error="return"))
+
+    asking = threading.Thread(target=ask, daemon=True)
+    asking.start()
+    asking.join(timeout)
+    info = client.scheduler_info().get("workers", {})
+    expected = list(workers) if workers is not None else list(info)
+    bad = []
+    for address in expected:
+        report = found.get(address)
+        name = info.get(address, {}).get("name")
+        label = f"worker {address}" + (f" ({name})" if name not in (None, address) else "")
+        if report is None:
+            bad.append(f"{label} did not answer within {timeout:g} s")
+        elif isinstance(report, BaseException) or not isinstance(report, dict):
+            bad.append(f"{label} could not run the probe ({type(report).__name__})")
+        elif "error" in report:
+            bad.append(f"{label} ({report['python']} on {report['host']}) cannot import headfusion ({report['error']})")
+        elif report.get("version") != here["version"]:
+            bad.append(f"{label} ({report['python']} on {report['host']}) runs headfusion {report['version']}, "
+                       f"this process {here['version']}")
+        elif report.get("digest") != here["digest"]:
+            bad.append(f"{label} ({report['python']} on {report['host']}) runs headfusion {report['version']} built "
+                       f"from other sources (digest {report['digest']}, here {here['digest']})")
+    if bad:
+        more = f" (and {len(bad) - 1} more worker{'s' if len(bad) > 2 else ''})" if len(bad) > 1 else ""
+        raise InputError(f"{where}: {bad[0]}{more}; every worker needs this headfusion {here['version']}: "
+                         f"pip install 'headfusion[cluster]=={here['version']}' in the worker's Python, then restart it")
+    return found
 
 
 def solve_cube(P: dict, Q: dict, m: int, key: str, path: list, cube_timeout: float, deadline: float | None,
@@ -140,6 +230,12 @@ def quiet_dask(verbose: bool = False) -> None:
             logging.getLogger(name).setLevel(level)
     for name in _DASK_LOGGERS:
         logging.getLogger(name).setLevel(level)
+    if not verbose and have_dask():  # a version table on stderr; the preflight names what matters (headfusion's version)
+        import warnings
+
+        from distributed.versions import VersionMismatchWarning
+
+        warnings.filterwarnings("ignore", category=VersionMismatchWarning)
 
 
 def _probe(host: str, port: int, address: str) -> None:
@@ -186,12 +282,14 @@ def _client(scheduler: str | None, workers: int | None):
             except (TimeoutError, OSError):
                 raise InputError(f"--scheduler {address}: the scheduler has no workers; start `dask worker {address}` "
                                  "on each machine (one per core: --nthreads 1)") from None
+            preflight(client, f"--scheduler {address}")
             yield client
         return
     n = workers or os.cpu_count() or 1
     with _workers_ignore_sigint():
         cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=":0")
     with cluster, Client(cluster) as client:
+        preflight(client, "the LocalCluster")
         yield client
 
 
@@ -222,10 +320,11 @@ class _Progress:
     def __init__(self, progress):
         self.callback = progress if callable(progress) else None
 
-    def update(self, done: int, total: int, resplits: int, running: int, oldest: float = 0.0) -> None:
+    def update(self, done: int, total: int, resplits: int, running: int, oldest: float = 0.0, workers: int = 0,
+               lost: int = 0) -> None:
         if self.callback is not None:
             self.callback({"done": done, "total": total, "resplits": resplits, "in_flight": running,
-                           "oldest_running": round(oldest, 1)})
+                           "oldest_running": round(oldest, 1), "workers": workers, "workers_lost": lost})
 
     def close(self) -> None:
         pass
@@ -252,29 +351,50 @@ def distributed_refute(
     `cube_depth`: at most 2^cube_depth cubes at the start; `cube_timeout`: seconds per
     task, after which the cube is re-split into at most 2^resplit_depth cubes; `deadline`:
     absolute `time.time()` for the whole search ("unknown" after it).  `checkpoint`: a
-    folder where solved cubes are kept (a rerun re-uses them).  `progress`: None (silent)
-    or a callable taking a dict (done, total, resplits, in_flight, oldest_running seconds),
-    called at least every 5 s.  stats: cubes solved/total,
-    re-splits, cubes from the checkpoint, cubes closed with no solve, seconds.  `vertices`:
-    the checked vertex count of Newt(Q′), for interior leaves when m ≤ V (0: none).
+    folder where solved cubes are kept (a rerun re-uses them; a folder this run made stays
+    only if something was kept).  `progress`: None (silent) or a callable taking a dict (done,
+    total, resplits, in_flight, oldest_running seconds, workers, workers_lost), called at least
+    every 5 s.  stats: cubes solved/total, re-splits, cubes from the checkpoint, cubes closed
+    with no solve, workers seen lost, cubes re-queued, seconds.  `vertices`: the checked vertex
+    count of Newt(Q′), for interior leaves when m ≤ V (0: none).
+
+    Before the first cube every worker must import this headfusion (`preflight`, InputError
+    naming the worker otherwise); workers that join later are probed as they appear.  A worker
+    that dies is noticed (stats, progress): the scheduler re-runs its cubes elsewhere, and a
+    cube whose worker died too often (KilledWorker) is re-queued by us up to MAX_REQUEUES times.
     """
     t0 = time.monotonic()
     if search_box(P, Q, m) is None:  # L3: no head fits, the empty tree
         return refute(P, Q, m)
     space = CubeSpace(P, Q, m)
     store = Checkpoint(checkpoint, P, Q, m) if checkpoint is not None else None
+    try:
+        return _conquer(P, Q, m, space, store, scheduler, workers, cube_depth, cube_timeout, deadline,
+                        _Progress(progress), resplit_depth, max_cube_depth, vertices, t0)
+    finally:
+        if store is not None:
+            store.discard_if_empty()
+
+
+MAX_REQUEUES = 2  # times one cube is submitted again after Dask gave up on it (KilledWorker)
+NO_WORKER_GRACE = 60.0  # seconds without any worker before the search ends "unknown"
+
+
+def _conquer(P, Q, m, space, store, scheduler, workers, cube_depth, cube_timeout, deadline, bar, resplit_depth,
+             max_cube_depth, vertices, t0) -> RefuteResult:
+    """The cube-and-conquer loop of `distributed_refute`, on a connected and probed cluster."""
     from headfusion.solving.cubes import question_hash
 
     key = store.question if store is not None else question_hash(P, Q, m)
     stats = {"cubes": 0, "solved": 0, "resplits": 0, "from_checkpoint": 0, "closed": 0, "nodes": 0,
-             "cube_seconds": 0.0, "slowest_cube": 0.0, "workers": 0}
-    bar = _Progress(progress)
+             "cube_seconds": 0.0, "slowest_cube": 0.0, "workers": 0, "workers_lost": 0, "requeued": 0}
     root = Cube()
     resplit: dict = {}
     subtrees: dict = {}
     vectors: dict = {}
     pool: list = []
     pool_keys: set = set()
+    requeues: dict = {}
 
     def finish(status: str, reason: str = "", evidence=None, head=None) -> RefuteResult:
         bar.close()
@@ -296,14 +416,17 @@ def distributed_refute(
                 pool.append(v)
 
     with _client(scheduler, workers) as client:
-        from distributed import Event, wait
+        from distributed import wait
 
-        stats["workers"] = len(client.scheduler_info().get("workers", {}))
-        stop = Event(f"headfusion-stop-{uuid.uuid4().hex}", client=client)
+        where = f"--scheduler {scheduler}" if scheduler else "the LocalCluster"
+        known = set(client.scheduler_info().get("workers", {}))
+        stats["workers"] = len(known)
+        stop_name = f"headfusion-stop-{uuid.uuid4().hex}"
         pending: dict = {}
         started: dict = {}  # future -> when it was submitted (progress: how long the oldest cube runs)
         waiting: list = []
         in_flight = 2 * max(stats["workers"], 1)
+        alone_since: list = []  # when the cluster was last seen without workers
 
         def split(cube: Cube, depth: int) -> list:
             tree, cubes = space.split(cube, depth)
@@ -328,14 +451,33 @@ def distributed_refute(
             """Keep about two tasks per worker in flight, so later cubes get the vectors found."""
             while waiting and len(pending) < in_flight:
                 cube = waiting.pop(0)
-                future = client.submit(solve_cube, P, Q, m, key, cube.to_json(), cube_timeout, deadline, stop.name,
+                future = client.submit(solve_cube, P, Q, m, key, cube.to_json(), cube_timeout, deadline, stop_name,
                                        pool[-_POOL_LIMIT:], vertices, pure=False, key=f"cube-{uuid.uuid4().hex}")
                 pending[future] = cube
                 started[future] = time.monotonic()
 
         def report() -> None:
             oldest = max((time.monotonic() - started[f] for f in pending), default=0.0)
-            bar.update(stats["solved"], stats["cubes"], stats["resplits"], len(pending), oldest)
+            bar.update(stats["solved"], stats["cubes"], stats["resplits"], len(pending), oldest, len(known),
+                       stats["workers_lost"])
+
+        def watch_workers() -> str | None:
+            """Notice lost and new workers (new ones are probed); a reason to end when none is left for long."""
+            nonlocal known
+            now = set(client.scheduler_info().get("workers", {}))
+            stats["workers_lost"] += len(known - now)
+            joined = sorted(now - known)
+            known = now
+            if joined:
+                preflight(client, where, workers=joined)  # InputError: a worker without this headfusion joined
+            stats["workers"] = max(stats["workers"], len(now))
+            if now:
+                alone_since.clear()
+                return None
+            alone_since[:] = alone_since or [time.monotonic()]
+            if time.monotonic() - alone_since[0] >= NO_WORKER_GRACE:
+                return f"no worker left for {NO_WORKER_GRACE:.0f} s ({stats['workers_lost']} lost)"
+            return None
 
         def expand(cube: Cube, depth: int) -> None:
             stats["cubes"] -= 1  # the cube is replaced by its pieces
@@ -359,18 +501,27 @@ def distributed_refute(
                 try:
                     done, _ = wait(list(pending), timeout=min(remaining or 5.0, 5.0), return_when="FIRST_COMPLETED")
                 except TimeoutError:
-                    report()  # the clock moves even when no cube finishes
-                    continue
+                    done = set()  # the clock moves even when no cube finishes
                 except Exception as exc:  # the scheduler went away: futures cancelled, comm closed
                     return finish("unknown", f"the connection to the scheduler was lost ({type(exc).__name__})")
+                try:
+                    alone = watch_workers()
+                except InputError:
+                    raise
+                except Exception as exc:
+                    return finish("unknown", f"the connection to the scheduler was lost ({type(exc).__name__})")
+                if alone:
+                    return finish("unknown", alone)
                 for future in done:
                     cube = pending.pop(future)
                     started.pop(future, None)
                     if future.status != "finished":
-                        try:
-                            why = repr(future.exception(timeout=1))
-                        except BaseException as exc:  # cancelled, lost
-                            why = repr(exc)
+                        why = _failure(future)
+                        if why.startswith("KilledWorker") and requeues.get(cube, 0) < MAX_REQUEUES:
+                            requeues[cube] = requeues.get(cube, 0) + 1  # its workers died: try it again
+                            stats["requeued"] += 1
+                            waiting.insert(0, cube)
+                            continue
                         return finish("unknown", f"a task failed or its worker was lost ({future.status}): {why}")
                     res = future.result()
                     stats["cube_seconds"] += res["seconds"]
@@ -394,10 +545,10 @@ def distributed_refute(
                 submit()
                 report()
         finally:
-            with contextlib.suppress(Exception):
-                stop.set()
+            _broadcast_stop(client, stop_name)  # running tasks end within 0.25 s, before the cluster closes
             for future in pending:
-                future.cancel()
+                with contextlib.suppress(Exception):
+                    future.cancel()
     evidence = glue(tree, subtrees, vectors, resplit, symmetries_of(P, Q))
     from headfusion.kernel.base import CheckFailed
     from headfusion.kernel.refutation import replay
@@ -409,6 +560,15 @@ def distributed_refute(
     stats["vectors"] = len(evidence["multipliers"])
     stats["tree_nodes"] = len(evidence["tree"])
     return finish("unsat", evidence=evidence)
+
+
+def _failure(future) -> str:
+    """Why a task did not finish: its exception (KilledWorker: its workers died) or its status."""
+    try:
+        exc = future.exception(timeout=1)
+    except BaseException as error:  # cancelled, lost
+        return f"{type(error).__name__}: {error}"
+    return f"{type(exc).__name__}: {exc}" if exc is not None else str(future.status)
 
 
 def _closed_leaves(tree: list) -> int:

@@ -8,6 +8,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -281,3 +282,157 @@ def test_the_tour_runs_as_written_on_a_fresh_checkout(tmp_path):
         done = _run(line, tmp_path)
         assert done.returncode == 0, (line, done.stderr)
     assert (tmp_path / "out" / "w3m7.smt2").exists() and (tmp_path / "out" / "W_d3.json").exists()
+
+
+# -- issue 27: the cluster path is safe --------------------------------------------------------------
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class _Cluster:
+    """A `dask scheduler` and `dask worker` processes started by a test (and ended by it, by their ids)."""
+
+    def __init__(self, tmp_path: Path):
+        self.port = _free_port()
+        self.address = f"tcp://127.0.0.1:{self.port}"
+        self.tmp = tmp_path
+        self.procs: list[subprocess.Popen] = []
+        self._start([sys.executable, "-m", "dask", "scheduler", "--host", "127.0.0.1", "--port", str(self.port),
+                     "--dashboard-address", ":0"], "scheduler")
+
+    def _start(self, argv: list, name: str) -> subprocess.Popen:
+        log = open(self.tmp / f"{name}.log", "w")  # noqa: SIM115 - closed with the process
+        proc = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, cwd=self.tmp)
+        self.procs.append(proc)
+        return proc
+
+    def worker(self, python: str, name: str, nanny: bool = True) -> subprocess.Popen:
+        return self._start([python, "-m", "dask", "worker", self.address, "--nthreads", "1", "--name", name,
+                            *([] if nanny else ["--no-nanny"])], name)
+
+    def wait_for(self, n: int) -> None:
+        import distributed
+
+        with distributed.Client(self.address, timeout=30) as client:
+            client.wait_for_workers(n, timeout=120)
+
+    def close(self) -> None:
+        for proc in reversed(self.procs):
+            if proc.poll() is None:
+                proc.terminate()
+        for proc in self.procs:
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
+@pytest.fixture
+def cluster(tmp_path):
+    pytest.importorskip("distributed")
+    started = _Cluster(tmp_path)
+    yield started
+    started.close()
+
+
+@pytest.fixture(scope="module")
+def python_without_headfusion(tmp_path_factory) -> str:
+    """A virtualenv with dask[distributed] (the version here) and no headfusion: a worker machine set up wrong."""
+    distributed = pytest.importorskip("distributed")
+    venv = tmp_path_factory.mktemp("worker") / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
+    python = str(venv / "bin" / "python")
+    done = subprocess.run([python, "-m", "pip", "install", "-q", f"dask[distributed]=={distributed.__version__}"],
+                          capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert subprocess.run([python, "-c", "import headfusion"], capture_output=True).returncode != 0
+    return python
+
+
+@pytest.mark.slow
+def test_a_worker_without_headfusion_is_one_line_and_exit_2_within_10_s(cluster, python_without_headfusion):
+    """Issue 27: the search waited its whole --timeout ("0/8 cubes done") and ended unknown; now the preflight names it."""
+    cluster.worker(sys.executable, "good")
+    cluster.worker(python_without_headfusion, "bare")
+    cluster.wait_for(2)
+    began = time.monotonic()
+    done = subprocess.run([sys.executable, "-m", "headfusion", "search", "W", "-d", "3", "--atoms", "7", "--refute",
+                           "--scheduler", cluster.address, "--timeout", "86400"], capture_output=True, text=True, timeout=120)
+    seconds = time.monotonic() - began
+    assert done.returncode == 2 and done.stdout == "", (done.stdout, done.stderr)
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith("headfusion: error: --scheduler"), done.stderr
+    assert "(bare)" in done.stderr and "cannot import headfusion" in done.stderr and "pip install" in done.stderr
+    assert seconds <= 10, seconds
+
+
+@pytest.mark.slow
+def test_a_lost_worker_is_noticed_and_the_run_goes_on(cluster):
+    """One of two workers killed outright mid-run: noticed, the cubes run on, no traceback; the deadline ends it."""
+    cluster.worker(sys.executable, "a", nanny=False)
+    victim = cluster.worker(sys.executable, "b", nanny=False)
+    cluster.wait_for(2)
+    c4 = "sigmoid(q1-q2)+sigmoid(q2-q3)+sigmoid(q3-q4)+sigmoid(q1-q4)"
+    proc = subprocess.Popen([sys.executable, "-m", "headfusion", "search", c4, "--atoms", "14", "--refute",
+                             "--scheduler", cluster.address, "--timeout", "20", "--cube-timeout", "4"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(8)
+    victim.kill()
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, err
+    assert "UNKNOWN" in out and "1 lost" in out and "reason: deadline after" in out, out
+    assert "Traceback" not in err and "Exception" not in err and "distributed" not in err, err
+
+
+def _ended(ending: str) -> subprocess.CompletedProcess:
+    """A --refute run on a LocalCluster ended by its deadline or by SIGTERM to its main process."""
+    import signal
+
+    c4 = "sigmoid(q1-q2)+sigmoid(q2-q3)+sigmoid(q3-q4)+sigmoid(q1-q4)"
+    argv = [sys.executable, "-m", "headfusion", "search", c4, "--atoms", "14", "--refute", "--jobs", "2",
+            "--cube-timeout", "3", "--timeout", "8" if ending == "deadline" else "300"]
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    if ending == "sigterm":
+        time.sleep(10)  # the cluster is up and the cubes are running
+        proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=120)
+    return subprocess.CompletedProcess(argv, proc.returncode, out, err)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ending", ["deadline", "sigterm"])
+def test_refute_endings_print_no_dask_traceback(ending):
+    """Issue 27: short --refute runs that reached their deadline printed two `IOLoop is closed` tracebacks.
+
+    benchmarks/bench_endings.py measures ten runs of each ending (Ctrl-C too, and a lost worker).
+    """
+    pytest.importorskip("distributed")
+    done = _ended(ending)
+    if ending == "deadline":
+        assert done.returncode == 0 and "UNKNOWN" in done.stdout, done.stderr
+        assert all(line.startswith("headfusion: search --refute:") for line in done.stderr.splitlines()), done.stderr
+    else:
+        assert done.returncode == 143 and done.stderr == "headfusion: terminated\n", done.stderr
+
+
+def test_the_preflight_refuses_a_worker_with_other_sources(monkeypatch):
+    """A worker that imports headfusion of another build (its source digest differs) is named before any cube."""
+    distributed = pytest.importorskip("distributed")
+    from headfusion.solving import distribute
+    from headfusion.spec.errors import InputError
+
+    with distributed.LocalCluster(n_workers=1, processes=False, threads_per_worker=1, dashboard_address=":0") as local:
+        with distributed.Client(local) as client:
+            assert set(distribute.preflight(client, "test")) == set(client.scheduler_info()["workers"])
+            here = distribute.local_build()
+            monkeypatch.setattr(distribute, "local_build", lambda: {**here, "digest": "0" * 12})
+            with pytest.raises(InputError, match=r"test: worker .* built from other sources \(digest "):
+                distribute.preflight(client, "test")
+            monkeypatch.setattr(distribute, "local_build", lambda: {**here, "version": "9.9"})
+            with pytest.raises(InputError, match=r"runs headfusion 0\.1\.0, this process 9\.9"):
+                distribute.preflight(client, "test")

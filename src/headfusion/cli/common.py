@@ -26,6 +26,13 @@ class Parser(argparse.ArgumentParser):
         command = self.prog.removeprefix("headfusion").strip()
         # "argument --d: --d must be ..." says --d twice: the option checks name their option
         message = re.sub(r"^argument [\w/-]+: (?=--?\w)", "", message)
+        typo = re.match(r"argument COMMAND: invalid choice: '([^']*)' \(choose from (.*)\)$", message)
+        if typo:  # `analyse`: name the command meant
+            from headfusion.spec.expressions import did_you_mean
+
+            choices = re.findall(r"'([^']*)'", typo.group(2))
+            message = (f"invalid choice: unknown command '{typo.group(1)}'{did_you_mean(typo.group(1), choices)} "
+                       f"(commands: {', '.join(choices)})")
         raise UsageError(f"{command}: {message}" if command else message)
 
 

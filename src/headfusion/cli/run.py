@@ -42,6 +42,12 @@ def _main(parser: argparse.ArgumentParser, argv: list[str] | None) -> int:
         args = parser.parse_args(raw_argv)
         args.argv_for_record = without_out(raw_argv[1:])  # recorded in certificates: never the output folder
         args.given = given_options(raw_argv)  # options typed on the command line (an option that does nothing is refused)
+        if isinstance(getattr(args, "spec", None), str) and args.spec.strip().endswith(".toml"):
+            from headfusion.spec.load import resolve_spec_path
+
+            args.spec, note = resolve_spec_path(args.spec.strip())  # proofs/x.toml from another folder: the repository's
+            if note and not args.quiet:
+                sys.stderr.write(f"headfusion: {one_line(note)}\n")
         handler: Callable[[argparse.Namespace], int] | None = getattr(args, "handler", None)
         if handler is None:
             parser.print_help(sys.stderr)

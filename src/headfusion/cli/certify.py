@@ -60,7 +60,7 @@ def cmd_certify(args: argparse.Namespace) -> int:
         progress("writing the certificate" + (" (LaTeX to PDF)" if not args.no_pdf else ""))
         try:
             paths = write_certificate(result.certificate, out_dir, result.queries,
-                                      pdf=True if args.pdf else False if args.no_pdf else None)
+                                      pdf=True if args.pdf else False if args.no_pdf else None, name=args.name)
         except RenderError as exc:
             progress.close()
             sys.stderr.write(f"headfusion: error: {one_line(str(exc))}\n")

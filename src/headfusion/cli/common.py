@@ -47,14 +47,15 @@ class HelpFormatter(argparse.HelpFormatter):
 
 
 def without_out(argv: list[str]) -> list[str]:
-    """The command line without `--out DIR` and `--quiet`: the same certificate is byte-identical wherever it is written."""
+    """The command line without `--out DIR`, `--name NAME` and `--quiet`: the same certificate is byte-identical
+    wherever it is written and whatever its files are called."""
     kept, skip = [], False
     for arg in argv:
         if skip:
             skip = False
-        elif arg == "--out":
+        elif arg in ("--out", "--name"):
             skip = True
-        elif not arg.startswith("--out=") and arg not in ("-q", "--quiet"):
+        elif not arg.startswith(("--out=", "--name=")) and arg not in ("-q", "--quiet"):
             kept.append(arg)
     return kept
 

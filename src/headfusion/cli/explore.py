@@ -25,7 +25,7 @@ def cmd_explore(args: argparse.Namespace) -> int:
         rows = [r.to_json() for r in explore(args.spec, values, args.timeout,
                                              progress=lambda done, note: progress.update(done=done, note=note))]
     rows = [{**r, "answer_kind": ROW_KINDS[r["decided_by"]]} for r in rows]
-    slug = sanitize_slug(first.slug.rsplit("_", 1)[0] if first.d is not None else first.slug)
+    slug = args.name or sanitize_slug(first.slug.rsplit("_", 1)[0] if first.d is not None else first.slug)
     title = _parameterised_title(first)
     try:
         paths = write_explore(rows, out_dir, slug, title)

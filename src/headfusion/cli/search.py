@@ -32,7 +32,7 @@ def cmd_search(args: argparse.Namespace) -> int:
 def _search(args: argparse.Namespace, progress: Progress) -> int:
     """`search SPEC --atoms M` (one question) or `search SPEC --minimize` (least m)."""
     from headfusion.solving.process import cross_check_cvc5
-    from headfusion.solving.solver import minimize, search, write_query_atomic
+    from headfusion.solving.solver import minimize, search
     from headfusion.solving.smtlib import Options
     from headfusion.spec.load import load_spec
 
@@ -58,6 +58,7 @@ def _search(args: argparse.Namespace, progress: Progress) -> int:
         if not cvc5_available():
             raise UsageError("search: --cross-check re-solves the query with cvc5, which is not installed: "
                              "pip install cvc5 (or pip install 'headfusion[cvc5]')")
+    smt2 = _smt2_target(args.smt2) if args.smt2 else None  # checked before any work
     spec = load_spec(args.spec, args.d)
     if args.refute:
         from headfusion.cli.refute import search_refute
@@ -87,13 +88,15 @@ def _search(args: argparse.Namespace, progress: Progress) -> int:
         return EXIT_OK
     progress(f"a head with at most {args.atoms} atoms? (z3, at most {args.timeout:g} s)")
     result = search(spec.model, args.atoms, args.timeout, options, args.jobs)
-    if args.smt2:
+    if smt2 is not None:
         if result.query_text is None:
             sys.stderr.write(f"headfusion: no query written: {result.reason}\n")
         else:
+            from headfusion.render.files import atomic_write
+
             try:
-                Path(args.smt2).parent.mkdir(parents=True, exist_ok=True)  # `--smt2 out/q.smt2` on a fresh checkout
-                write_query_atomic(args.smt2, result.query_text)
+                smt2.parent.mkdir(exist_ok=True)  # `--smt2 out/q.smt2` on a fresh checkout: the last folder only
+                atomic_write(smt2, result.query_text.encode("utf-8"))  # the usual permissions, as every file written
             except OSError as exc:
                 raise UsageError(f"cannot write {args.smt2}: {exc.strerror or exc}") from None
     code = EXIT_OK if result.checked is not False else EXIT_CHECK_FAILED
@@ -161,6 +164,17 @@ def minimize_answer(result, args: argparse.Namespace) -> dict:
     span = f"m = {excluded[0]}" + (f"..{excluded[-1]}" if len(excluded) > 1 else "")
     return answer("testimony", f"m*(F) = {result.minimum}", f"z3 unsat at {span}; {head}",
                   f"headfusion certify {spec}")
+
+
+def _smt2_target(text: str) -> Path:
+    """The --smt2 file: its folder exists or is one new folder in an existing one (as --out), and it is no folder itself."""
+    from headfusion.spec import options
+
+    path = Path(text)
+    options.out_dir(str(path.parent), "--smt2")
+    if path.is_dir():
+        raise UsageError(f"--smt2 {text}: a folder of that name exists")
+    return path
 
 
 def _write_atoms(atoms: list[dict], source: str) -> None:

@@ -164,23 +164,6 @@ def search(
     return result
 
 
-def write_query_atomic(path: str, text: str) -> None:
-    """Write the query text atomically (temporary file in the same directory, then os.replace)."""
-    import os
-    import tempfile
-
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".smt2-", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
 # -- minimize -------------------------------------------------------------------------------
 
 

@@ -11,7 +11,7 @@ from headfusion.spec import options
 
 
 def cmd_explore(args: argparse.Namespace) -> int:
-    from headfusion.proof.explore import check_parameterised, explore, parse_range
+    from headfusion.proof.explore import check_parameterised, explore, parameterised_title, parse_range
     from headfusion.render.errors import RenderError
     from headfusion.render.explore import write_explore
     from headfusion.render.files import sanitize_slug
@@ -24,9 +24,8 @@ def cmd_explore(args: argparse.Namespace) -> int:
     with Progress("explore", quiet=args.quiet, total=len(values), unit="value") as progress:
         rows = [r.to_json() for r in explore(args.spec, values, args.timeout,
                                              progress=lambda done, note: progress.update(done=done, note=note))]
-    rows = [{**r, "answer_kind": ROW_KINDS[r["decided_by"]]} for r in rows]
     slug = args.name or sanitize_slug(first.slug.rsplit("_", 1)[0] if first.d is not None else first.slug)
-    title = _parameterised_title(first)
+    title = parameterised_title(first)
     try:
         paths = write_explore(rows, out_dir, slug, title)
     except RenderError as exc:
@@ -52,22 +51,3 @@ def cmd_explore(args: argparse.Namespace) -> int:
               + " (proved: the bounds meet, computed exactly; testimony: z3 excluded smaller m, not checked by the kernel)\n")
     out.write(f"next: headfusion certify {spec_words(args).split(' --d ')[0]} --d D  (the kernel-checked certificate of one value)\n")
     return EXIT_OK
-
-
-ROW_KINDS = {"bounds": "proved", "bounds + exact head from search": "proved", "search (solver evidence)": "testimony",
-             "undecided": "unknown"}  # what each way of deciding a row is (cli/common.answer)
-
-
-def _parameterised_title(spec) -> str:
-    """The title with its parameter left symbolic (W_d(q) = ..., tournament on K_n, ...)."""
-    if spec.kind == "family":
-        from headfusion.spec.families import FAMILIES
-
-        return FAMILIES[spec.text].title
-    if spec.kind == "toml":
-        from headfusion.spec.toml import read_toml_spec
-
-        document = read_toml_spec(spec.text)
-        name = document.parameter.name if document.parameter else "d"
-        return document.title.replace("{" + name + "}", name)
-    return spec.title

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from headfusion.cli.common import LEMMA_OF_METHOD, EXIT_OK, answer, answer_lines, big, spec_words, with_answer
+from headfusion.cli.common import (LEMMA_OF_METHOD, EXIT_OK, answer, answer_lines, big, note_huge_integers, spec_words,
+                                   with_answer)
 from headfusion.cli.progress import Progress
 from headfusion.guards import deadline
 
@@ -24,6 +25,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
                          progress=progress)
         if args.json:  # the atom list streams (generated while written), within the deadline
             progress.close()  # stdout and stderr may be one terminal
+            note_huge_integers(result)
             write_json(with_answer(result, analysis_answer(result, args), after="minimum"), sys.stdout)
             return EXIT_OK
     out = sys.stdout

@@ -79,7 +79,32 @@ def refuse_idle(args: argparse.Namespace, command: str, options: tuple[str, ...]
 
 
 def print_json(data: Any) -> None:
+    note_huge_integers(data)
     sys.stdout.write(json.dumps(data, indent=2, sort_keys=False) + "\n")
+
+
+PYTHON_JSON_DIGITS = 4300  # Python's default limit on the digits of an integer it reads (sys.get_int_max_str_digits)
+
+
+def note_huge_integers(data: Any, depth: int = 4) -> None:
+    """One line on stderr when --json output holds an integer Python's default json reader refuses (> 4,300 digits).
+
+    Numbers stay JSON integers (exact, of any size: 2^100000 has 30,103 digits); the note says how
+    to read them.  Lists are not walked (an atom list's entries are small).
+    """
+    def largest(node: Any, level: int) -> int:
+        if isinstance(node, bool):
+            return 0
+        if isinstance(node, int):
+            return node.bit_length()
+        if isinstance(node, dict) and level:
+            return max((largest(v, level - 1) for v in node.values()), default=0)
+        return 0
+
+    digits = int(largest(data, depth) * 0.30103) + 1
+    if digits > PYTHON_JSON_DIGITS:
+        sys.stderr.write(f"headfusion: note: this JSON holds integers of about {digits:,} digits; Python's json module reads "
+                         f"at most {PYTHON_JSON_DIGITS:,} unless sys.set_int_max_str_digits(0) is called first\n")
 
 
 def big(value: int) -> str:

@@ -117,7 +117,7 @@ def _search(args: argparse.Namespace, progress: Progress) -> int:
     out = sys.stdout
     meaning = {
         "sat": f"a head with at most {args.atoms} atoms exists",
-        "unsat": f"no head with at most {args.atoms} atoms: m*(F) > {args.atoms}",
+        "unsat": f"z3 finds no head with at most {args.atoms} atoms: solver testimony",
         "unknown": "undecided",
     }[result.status]
     out.write(f"{spec.title}, m = {args.atoms}: {result.status.upper()} ({meaning})\n")

@@ -181,7 +181,8 @@ def test_timeouts_never_give_unsat(scheduler) -> None:
 
 def test_a_running_task_sees_the_stop_flag(scheduler) -> None:
     from headfusion.solving.cubes import question_hash
-    from headfusion.solving.distribute import raise_stop_flag, solve_cube
+    from headfusion.solving.distribute import solve_cube
+    from headfusion.solving.workers import raise_stop_flag
 
     P, Q = polys("W", 3)
     with distributed.Client(scheduler) as client:

@@ -443,7 +443,7 @@ def test_refute_endings_print_no_dask_traceback(ending):
 def test_the_preflight_refuses_a_worker_with_other_sources(monkeypatch):
     """A worker that imports headfusion of another build (its source digest differs) is named before any cube."""
     distributed = pytest.importorskip("distributed")
-    from headfusion.solving import distribute
+    from headfusion.solving import workers as distribute
     from headfusion.spec.errors import InputError
 
     with distributed.LocalCluster(n_workers=1, processes=False, threads_per_worker=1, dashboard_address=":0") as local:
@@ -456,3 +456,291 @@ def test_the_preflight_refuses_a_worker_with_other_sources(monkeypatch):
             monkeypatch.setattr(distribute, "local_build", lambda: {**here, "version": "9.9"})
             with pytest.raises(InputError, match=r"runs headfusion 0\.1\.0, this process 9\.9"):
                 distribute.preflight(client, "test")
+
+
+# -- issue 27: big boxes, answers, idle options -----------------------------------------------------
+
+
+@pytest.mark.parametrize("argv", [
+    ("proofs/tournament_complete.toml", "-d", "4", "--atoms", "25"),  # K_4: 343,000 points
+    ("proofs/tournament_cycle.toml", "-d", "5", "--atoms", "30"),  # C_5: 10.6 million
+    ("W", "-d", "12", "--atoms", "4095"),  # a 44-digit box
+])
+def test_a_box_beyond_the_kernels_replay_limit_is_refused_up_front(capsys, monkeypatch, tmp_path, argv):
+    """Issue 27: a SchemaError traceback, exit 1; now one line, exit 2, the limit and what to run instead."""
+    monkeypatch.chdir(ROOT)
+    code, out, err = run_cli(capsys, "search", *argv, "--refute", "--checkpoint", str(tmp_path / "cubes"))
+    assert code == 2 and out == "" and err.count("\n") == 1, err
+    assert "exceeds the verification limit 200000" in err and "headfusion certify" in err and "SchemaError" not in err
+    assert not (tmp_path / "cubes").exists()  # refused before any folder was made
+
+
+def test_answer_wording_names_the_kind():
+    from headfusion.cli.common import answer, answer_lines
+
+    proved = answer("proved", "no head with 24 atoms", "Lemma LE (kernel-checked)", "headfusion certify SPEC")
+    assert proved == {"answer_kind": "proved", "answer": "no head with 24 atoms — proved by Lemma LE (kernel-checked)",
+                      "next": "headfusion certify SPEC"}
+    assert answer_lines(proved) == ("answer: no head with 24 atoms — proved by Lemma LE (kernel-checked)\n"
+                                    "next: headfusion certify SPEC\n")
+    assert "not checked by the kernel" in answer("testimony", "no head", "z3 unsat")["answer"]
+    assert answer("unknown", "m*?", "deadline")["answer"].endswith("unknown: deadline")
+    with pytest.raises(ValueError):
+        answer("checked", "x", "y")
+
+
+def test_every_command_names_its_answer_kind(capsys, tmp_path):
+    """analyze, search (z3, --minimize, --refute), certify, verify, explore: text and --json agree on the kind."""
+    gap = "sigmoid(q1) + sigmoid(3*q1)"  # 2 <= m* <= 4 by bounds; m* = 4 by search
+    cases = [
+        (("analyze", "W", "-d", "2"), "proved"),
+        (("analyze", gap), "unknown"),
+        (("search", "W", "-d", "2", "--atoms", "4"), "found"),
+        (("search", gap, "--atoms", "3"), "testimony"),
+        (("search", gap, "--minimize"), "testimony"),
+        (("search", "sigmoid(q1) + sigmoid(2*q1)", "--minimize"), "proved"),  # LK meets the fused head
+        (("search", gap, "--atoms", "3", "--refute", "--jobs", "1"), "proved"),
+        (("certify", gap, "--no-pdf", "--out", str(tmp_path)), "proved"),
+        (("certify", "proofs/tournament_complete.toml", "-d", "4", "--no-pdf", "--out", str(tmp_path)), "unknown"),
+    ]
+    for argv, kind in cases:
+        argv = tuple(str(ROOT / a) if a.startswith("proofs/") else a for a in argv)
+        code, out, err = run_cli(capsys, *argv)
+        assert code == 0, (argv, err)
+        lines = out.splitlines()
+        assert lines[-2].startswith("answer: ") and lines[-1].startswith("next: headfusion "), (argv, out)
+        code, out, err = run_cli(capsys, *argv, "--json")
+        data = json.loads(out)
+        assert code == 0 and data["answer_kind"] == kind and data["next"].startswith("headfusion "), (argv, data)
+        words = {"proved": " — proved by ", "found": " — found by ", "testimony": "not checked by the kernel",
+                 "unknown": " — unknown"}[kind]
+        assert words in data["answer"], (argv, data["answer"])
+    certificate = next(tmp_path.glob("sigmoid_q1_sigmoid_3_q1_*.json"))
+    data = json.loads(run_cli(capsys, "verify", str(certificate), "--json")[1])
+    assert data["ok"] and data["answer_kind"] == "proved" and "kernel-checked" in data["answer"]
+    code, out, err = run_cli(capsys, "explore", "W", "--range", "1..2", "--out", str(tmp_path), "--json")
+    assert code == 0 and [r["answer_kind"] for r in json.loads(out)["rows"]] == ["proved", "proved"]
+
+
+def test_certify_says_when_it_skipped_a_search(capsys, tmp_path):
+    code, out, err = run_cli(capsys, "certify", str(ROOT / "proofs" / "tournament_complete.toml"), "-d", "4",
+                             "--no-pdf", "--out", str(tmp_path))
+    assert code == 0 and "note: search for m = 25 skipped: its box has" in out, out
+
+
+@pytest.mark.parametrize("argv,words", [
+    (("search", "W", "-d", "2", "--atoms", "3", "--scheduler", "tcp://127.0.0.1:8786"), "--scheduler applies only with --refute"),
+    (("search", "W", "-d", "2", "--atoms", "3", "--checkpoint", "c"), "--checkpoint applies only with --refute"),
+    (("search", "W", "-d", "2", "--atoms", "3", "--cube-timeout", "5"), "--cube-timeout applies only with --refute"),
+    (("search", "W", "-d", "2", "--atoms", "3", "--verbose"), "--verbose applies only with --refute"),
+    (("search", "W", "-d", "2", "--atoms", "3", "--refute", "--symmetry"), "--symmetry shapes the z3 query"),
+    (("search", "W", "-d", "2", "--atoms", "3", "--refute", "--encoding", "plain"), "--encoding shapes the z3 query"),
+    (("search", "W", "-d", "2", "--atoms", "3", "--refute", "--scheduler", "tcp://127.0.0.1:8786", "--jobs", "2"),
+     "--jobs sets the workers of a LocalCluster"),
+    (("certify", "W", "-d", "2", "--no-search", "--search-timeout", "5"), "--search-timeout concerns searches"),
+    (("certify", "W", "--every-d", "--timings"), "--timings concerns searches"),
+])
+def test_options_that_would_do_nothing_are_refused(capsys, tmp_path, argv, words):
+    code, out, err = run_cli(capsys, *argv, *(["--out", str(tmp_path)] if argv[0] == "certify" else []))
+    assert code == 2 and out == "" and err.count("\n") == 1 and words in err, err
+    assert not (tmp_path / "c").exists()
+
+
+def test_cross_check_without_cvc5_is_refused(capsys, monkeypatch):
+    from headfusion.solving import process
+
+    monkeypatch.setattr(process, "cvc5_available", lambda: False)
+    code, out, err = run_cli(capsys, "search", "W", "-d", "2", "--atoms", "3", "--cross-check")
+    assert code == 2 and out == "" and "cvc5, which is not installed: pip install cvc5" in err
+
+
+# -- issue 27: input a newcomer types -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("spec,words", [
+    ("sigmoid(q1)^2", "'^' in sigmoid(q1)^2 is not a power here: write **"),
+    ("1/(1 + exp(-q1))", "write sigmoid(L) for 1/(1 + exp(-L))"),
+    ("sigmoid(q1) + q1 % 2", "unsupported operator"),
+    ("proofs/sigmoid_sum", "did you mean the spec file proofs/sigmoid_sum.toml?"),
+])
+def test_input_mistakes_get_the_hint(capsys, monkeypatch, tmp_path, spec, words):
+    monkeypatch.chdir(tmp_path)  # proofs/ is found in the repository from any folder
+    code, out, err = run_cli(capsys, "analyze", spec, "-d", "2")
+    assert code == 2 and err.count("\n") == 1 and words in err, err
+
+
+def test_a_mistyped_command_gets_a_suggestion(capsys):
+    code, out, err = run_cli(capsys, "analyse", "W", "-d", "2")
+    assert code == 2 and "unknown command 'analyse'; did you mean 'analyze'?" in err and err.count("\n") == 1
+
+
+def test_proofs_specs_are_found_from_another_folder(capsys, monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run_cli(capsys, "analyze", "proofs/sigmoid_sum.toml", "-d", "2", "--json", "--no-atoms-list")
+    used = ROOT / "proofs" / "sigmoid_sum.toml"
+    assert code == 0 and json.loads(out)["minimum"] == 4
+    assert err == f"headfusion: proofs/sigmoid_sum.toml is not in the working folder: using {used}\n", err
+    code, out, err = run_cli(capsys, "certify", "proofs/sigmoid_sum.toml", "-d", "2", "--no-pdf", "-q", "--out", "o")
+    assert code == 0 and err == "" and (tmp_path / "o" / "sigmoid_sum_d2.json").exists()  # -q: no note either
+    (tmp_path / "proofs").mkdir()
+    (tmp_path / "proofs" / "sigmoid_sum.toml").write_text(
+        (ROOT / "proofs" / "sigmoid_sum.toml").read_text().replace('term = "sigmoid(q{j})"', 'term = "tanh(q{j})"'))
+    code, out, err = run_cli(capsys, "analyze", "proofs/sigmoid_sum.toml", "-d", "1", "--json", "--no-atoms-list")
+    assert code == 0 and err == "" and "tanh" in json.loads(out)["title"]  # the working folder's file comes first
+
+
+def test_a_toml_spec_holds_a_fixed_expression(capsys, tmp_path):
+    spec = tmp_path / "two_keys.toml"
+    spec.write_text('description = "two keys on one axis"\n[function]\nexpression = "sigmoid(q1) + sigmoid(2*q1)"\n')
+    code, out, err = run_cli(capsys, "certify", str(spec), "--no-pdf", "--out", str(tmp_path))
+    assert code == 0 and "theorem: m*(F) = 4." in out, err
+    code, out, err = run_cli(capsys, "verify", str(tmp_path / "two_keys.json"))
+    assert code == 0 and "F = sigmoid(q1) + sigmoid(2*q1)" in out
+    assert "member $d=0$" not in (tmp_path / "two_keys.tex").read_text()
+    for body, words in (('expression = "sigmoid(q1)"\nterm = "sigmoid(q{j})"', "leave out term"),
+                        ('expression = "sigmoid(q{j})"', "no placeholders"),
+                        ('expression = " "', "is empty")):
+        spec.write_text(f"[function]\n{body}\n")
+        code, out, err = run_cli(capsys, "analyze", str(spec))
+        assert code == 2 and words in err, err
+    spec.write_text('[parameter]\nname = "d"\nmin = 1\nmax = 3\ndefault = 1\n[function]\nexpression = "sigmoid(q1)"\n')
+    code, out, err = run_cli(capsys, "analyze", str(spec))
+    assert code == 2 and "takes no [parameter]" in err, err
+
+
+def test_out_and_smt2_make_at_most_one_new_folder(capsys, tmp_path):
+    code, out, err = run_cli(capsys, "certify", "W", "-d", "2", "--no-pdf", "--out", str(tmp_path / "no" / "such" / "dir"))
+    assert code == 2 and "does not exist" in err and not (tmp_path / "no").exists(), err
+    code, out, err = run_cli(capsys, "search", "W", "-d", "2", "--atoms", "3", "--smt2", str(tmp_path / "no" / "q" / "a.smt2"))
+    assert code == 2 and "does not exist" in err and not (tmp_path / "no").exists(), err
+    code, out, err = run_cli(capsys, "search", "W", "-d", "2", "--atoms", "3", "--smt2", str(tmp_path / "new" / "a.smt2"))
+    assert code == 0 and (tmp_path / "new" / "a.smt2").exists()
+
+
+def test_smt2_files_get_the_usual_permissions(capsys, tmp_path):
+    import os
+
+    assert run_cli(capsys, "search", "W", "-d", "2", "--atoms", "3", "--smt2", str(tmp_path / "q.smt2"))[0] == 0
+    assert run_cli(capsys, "certify", "W", "-d", "2", "--no-pdf", "--out", str(tmp_path))[0] == 0
+    umask = os.umask(0)
+    os.umask(umask)
+    mode = lambda name: (tmp_path / name).stat().st_mode & 0o777  # noqa: E731
+    assert mode("q.smt2") == mode("W_d2.json") == 0o666 & ~umask
+
+
+def test_a_failed_start_leaves_no_checkpoint_folder(capsys, tmp_path):
+    pytest.importorskip("distributed")
+    folder = tmp_path / "a" / "cubes"
+    code, out, err = run_cli(capsys, "search", "W", "-d", "3", "--atoms", "7", "--refute", "--checkpoint", str(folder),
+                             "--scheduler", f"tcp://127.0.0.1:{_free_port()}")
+    assert code == 2 and "cannot connect" in err and not (tmp_path / "a").exists(), err
+
+
+def test_atom_values_are_in_lowest_terms(capsys):
+    code, out, err = run_cli(capsys, "analyze", "sigmoid(q1 + 1/2) + sigmoid(q1 - 1/2)", "--json")
+    atoms = json.loads(out)["fused_head"]["atoms_list"]
+    assert code == 0 and [a["value"] for a in atoms] == [0, 1, 2], atoms
+    code, out, err = run_cli(capsys, "analyze", "attn([0, q1 + 1/2], [0, 3]) + sigmoid(q1)", "--json")
+    assert [a["value"] for a in json.loads(out)["fused_head"]["atoms_list"]][1] == "(1 + 3*exp(1/2))/(1 + exp(1/2))"
+
+
+def test_reduced_ratio_divides_out_the_gcd():
+    from fractions import Fraction
+
+    from hypothesis import given, settings, strategies as st
+
+    from headfusion.algebra.exact import reduced_ratio
+
+    poly = st.dictionaries(st.integers(-3, 3), st.fractions(-3, 3, max_denominator=3).filter(bool), min_size=1, max_size=4)
+
+    def times(a: dict, b: dict) -> dict:
+        out: dict = {}
+        for i, x in a.items():
+            for j, y in b.items():
+                out[i + j] = out.get(i + j, Fraction(0)) + x * y
+        return {k: v for k, v in out.items() if v}
+
+    @settings(max_examples=60, deadline=None)
+    @given(poly, poly, poly)
+    def check(a, b, g):
+        num, den = times(a, g), times(b, g)
+        if not num or not den:
+            return
+        n, d = reduced_ratio(num, den)
+        assert times(n, den) == times(num, d)  # the same ratio
+        n2, d2 = reduced_ratio(n, d)
+        assert (n2, d2) == (n, d)  # nothing left to divide out
+        assert len(n) + len(d) <= len(num) + len(den) or len(den) == 1
+
+    check()
+
+
+def test_huge_json_integers_are_said_on_stderr(capsys):
+    code, out, err = run_cli(capsys, "analyze", "W", "-d", "20000", "--json", "--no-atoms-list")
+    assert code == 0 and len(str(json.loads(out)["upper_bound"])) == 6021
+    assert "holds integers of about 6,021 digits" in err and "sys.set_int_max_str_digits(0)" in err
+    assert "set_int_max_str_digits(0)" in README.read_text(encoding="utf-8")
+    code, out, err = run_cli(capsys, "analyze", "W", "-d", "3", "--json")
+    assert code == 0 and err == ""
+
+
+@pytest.mark.slow
+def test_analyze_at_the_documented_maximum_d_within_its_default_timeout():
+    """Issue 27: `analyze W --d 100000` took 50 s of its 60 s default (benchmarks/bench_large_d.py times it)."""
+    done = subprocess.run([sys.executable, "-m", "headfusion", "analyze", "W", "--d", "100000"], capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "minimum m*: 2^100000" in done.stdout and "answer: m*(F) = 2^100000 — proved by Lemma L5" in done.stdout
+
+
+def test_the_progress_heartbeat_logs_between_updates(monkeypatch, capsys):
+    from headfusion.cli import progress as module
+
+    monkeypatch.setattr(module, "LOG_AFTER", 0.0)
+    monkeypatch.setattr(module, "LOG_EVERY", 0.2)
+    monkeypatch.setattr(module, "HEARTBEAT", 0.05)
+    job = module.Progress("search")
+    job("a head with at most 15 atoms? (z3, at most 60 s)")  # one update, then a long single step
+    time.sleep(1.0)
+    job.close()
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) >= 3 and all("a head with at most 15 atoms?" in line for line in lines), lines
+    time.sleep(0.3)
+    assert capsys.readouterr().err == ""  # closed: the heartbeat stopped
+
+
+def test_output_files_can_be_named(capsys, tmp_path):
+    gap = "sigmoid(q1) + sigmoid(3*q1)"
+    assert run_cli(capsys, "certify", gap, "--no-pdf", "--out", str(tmp_path / "a"))[0] == 0
+    code, out, err = run_cli(capsys, "certify", gap, "--no-pdf", "--out", str(tmp_path / "b"), "--name", "mine")
+    assert code == 0 and sorted(p.name for p in (tmp_path / "b").iterdir()) == ["mine.json", "mine.m3.smt2", "mine.tex"]
+    (default,) = (tmp_path / "a").glob("*.json")
+    assert default.read_bytes() == (tmp_path / "b" / "mine.json").read_bytes()  # the name is not part of the certificate
+    assert run_cli(capsys, "verify", str(tmp_path / "b" / "mine.json"))[0] == 0
+    code, out, err = run_cli(capsys, "explore", "W", "--range", "1..1", "--out", str(tmp_path / "c"), "--name", "w")
+    assert code == 0 and (tmp_path / "c" / "w.explore.json").exists()
+    code, out, err = run_cli(capsys, "certify", "W", "-d", "2", "--name", "../x", "--out", str(tmp_path))
+    assert code == 2 and "--name must be" in err
+
+
+def test_api_explore_every_d_names_and_sympy_lists(tmp_path):
+    import sympy as sp
+
+    import headfusion as hf
+
+    q1 = sp.Symbol("q1")
+    assert hf.analyze(hf.attn([0, q1, 2 * q1], [0, 1, 3])).minimum == 3  # plain lists (sp.Function("attn") fails on them)
+    assert hf.analyze(hf.sigmoid(q1) + hf.sigmoid(2 * q1)).minimum == 4
+    with pytest.raises(hf.InputError, match="two lists"):
+        hf.attn(q1, [1])
+    table = hf.explore("W", "1..3")
+    assert [(r["d"], r["minimum"], r["answer_kind"]) for r in table.rows] == [(1, 2, "proved"), (2, 4, "proved"), (3, 8, "proved")]
+    assert table.files == {} and "<table>" in table._repr_html_()
+    written = hf.explore(ROOT / "proofs" / "three_atom_sum.toml", range(1, 3), out=tmp_path, name="three")
+    assert written.files["json"] == tmp_path / "three.explore.json" and written.files["json"].exists()
+    every = hf.certify("W", every_d=True, out=tmp_path, name="w_all")
+    assert every.summary["every_d"] and every.files["json"] == tmp_path / "w_all.json" and hf.verify(every.files["json"]).ok
+    with pytest.raises(hf.InputError, match="leave out d"):
+        hf.certify("W", d=2, every_d=True, out=tmp_path)
+    with pytest.raises(hf.InputError, match="name must be"):
+        hf.certify("W", d=2, out=tmp_path, name="a b")

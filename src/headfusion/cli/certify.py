@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from headfusion.cli.common import (LEMMA_OF_CLAIM, EXIT_CHECK_FAILED, EXIT_OK, UsageError, answer, answer_lines, big,
-                                   one_line, plain_maths, print_json, refuse_idle)
+from headfusion.cli.common import (EXIT_CHECK_FAILED, EXIT_OK, UsageError, answer_lines, big, certificate_answer, one_line,
+                                   plain_maths, print_json, refuse_idle)
 from headfusion.cli.progress import Progress
 from headfusion.guards import deadline
 from headfusion.spec import options
@@ -90,19 +90,3 @@ def cmd_certify(args: argparse.Namespace) -> int:
         sys.stdout.write(f"note: {one_line(note)}\n")
     sys.stdout.write(answer_lines(answered))
     return EXIT_OK
-
-
-def certificate_answer(summary: dict, theorem: str, next_step: str) -> dict:
-    """The answer of a certificate the kernel replayed: its theorem, proved when the bounds meet, else the minimum unknown."""
-    claim = summary.get("lower_bound_claim") or ""
-    lemma = LEMMA_OF_CLAIM.get(claim) or (f"a refutation tree at m = {claim.removeprefix('search:m')}"
-                                          if claim.startswith("search:m") else claim)
-    testimony = (f"; z3 says m* >= {big(summary['testimony_lower'])}, solver testimony: not checked, not used"
-                 if summary.get("testimony_lower") else "")
-    if summary.get("every_d"):
-        lemma += " on the block, Lemma LP over d disjoint copies"
-    if summary["status"] == "proved":
-        return answer("proved", theorem.rstrip("."), f"{lemma} and the construction (kernel-checked: every claim replayed)",
-                      next_step)
-    return answer("unknown", theorem.rstrip("."), f"m*(F) itself (the kernel-checked bounds, by {lemma} and the construction, "
-                  f"do not meet{testimony})", next_step)

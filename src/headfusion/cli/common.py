@@ -182,6 +182,22 @@ def with_answer(data: dict, answered: dict, after: str | None = None) -> dict:
     return out
 
 
+def certificate_answer(summary: dict, theorem: str, next_step: str | None) -> dict:
+    """The answer of a certificate the kernel replayed: its theorem, proved when the bounds meet, else the minimum unknown."""
+    claim = summary.get("lower_bound_claim") or ""
+    lemma = LEMMA_OF_CLAIM.get(claim) or (f"a refutation tree at m = {claim.removeprefix('search:m')}"
+                                          if claim.startswith("search:m") else claim)
+    testimony = (f"; z3 says m* >= {big(summary['testimony_lower'])}, solver testimony: not checked, not used"
+                 if summary.get("testimony_lower") else "")
+    if summary.get("every_d"):
+        lemma += " on the block, Lemma LP over d disjoint copies"
+    if summary["status"] == "proved":
+        return answer("proved", theorem.rstrip("."), f"{lemma} and the construction (kernel-checked: every claim replayed)",
+                      next_step)
+    return answer("unknown", theorem.rstrip("."), f"m*(F) itself (the kernel-checked bounds, by {lemma} and the construction, "
+                  f"do not meet{testimony})", next_step)
+
+
 def spec_words(args: argparse.Namespace) -> str:
     """The spec and its --d as a user would type them again (quoted for a shell)."""
     import shlex

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from headfusion.cli.common import EXIT_CHECK_FAILED, EXIT_OK, UsageError, answer, answer_lines, one_line, plain_maths, print_json
+from headfusion.cli.common import (EXIT_CHECK_FAILED, EXIT_OK, UsageError, answer, answer_lines, certificate_answer, one_line,
+                                   plain_maths, print_json)
 from headfusion.cli.progress import Progress
 
 
@@ -61,8 +62,6 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 def verification_answer(ok: bool, statement: str, summary: dict | None, rows: list[dict], path: str) -> dict:
     """The answer of `verify`: the kernel's theorem when every claim replays (its summary is the kernel's own), else none."""
-    from headfusion.cli.certify import certificate_answer
-
     if not ok or summary is None:
         failed = next((r for r in rows if r["outcome"] == "failed"), None)
         why = f"{failed['id']} does not re-check" if failed else "the theorem was not checked"

@@ -31,9 +31,9 @@ import uuid
 from headfusion.kernel.refutation import search_box
 from headfusion.solving.cubes import Checkpoint, Cube, CubeSpace, glue
 from headfusion.solving.refute import RefuteResult, make_producer, refute, symmetries_of
+from headfusion.solving.workers import CONNECT_TIMEOUT, broadcast_stop, preflight, stop_flag
 from headfusion.spec.errors import InputError
 
-CONNECT_TIMEOUT = 5.0  # seconds to reach a --scheduler and finish Dask's handshake
 INSTALL_HINT = "pip install 'headfusion[cluster]' (dask[distributed])"
 _ADDRESS = re.compile(r"(?:tcp://)?(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252}))(?::(?P<port>[0-9]{1,5}))?\Z")
 _DASK_LOGGERS = ("distributed", "dask", "tornado", "asyncio", "bokeh")
@@ -49,123 +49,11 @@ def _producer(P: dict, Q: dict, m: int, key: str, vertices: int):
     return _PRODUCERS[key, vertices]
 
 
-_STOPPED: set[str] = set()  # per worker process: the stop flags raised by `raise_stop_flag`
-
-
-def raise_stop_flag(name: str) -> None:
-    """Run on every worker (`Client.run`, in the worker's event loop): the tasks of run `name` stop."""
-    _STOPPED.add(name)
-
-
-def _stop_flag(name: str | None):
-    """A cheap `stop()` for the producer: has the run's stop flag been raised in this process?
-
-    The flag is set by the main process through `Client.run` (an out-of-band message to each
-    worker), not a `distributed.Event`: an Event in a task opens a worker client, whose loop is
-    gone when the worker shuts down, and its `__del__` printed "IOLoop is closed" tracebacks.
-    """
-    if name is None:
-        return None
-    return lambda: name in _STOPPED
-
-
-def _broadcast_stop(client, name: str, timeout: float = 5.0) -> None:
-    """Raise the stop flag on every worker, waiting at most `timeout` s (a worker that does not answer is not waited for)."""
-    import threading
-
-    def send() -> None:
-        with contextlib.suppress(Exception):
-            client.run(raise_stop_flag, name, on_error="ignore")
-
-    sender = threading.Thread(target=send, daemon=True)
-    sender.start()
-    sender.join(timeout)
-
-
-# -- preflight: every worker imports this headfusion --------------------------------------------------
-
-# The probe runs on workers that may lack headfusion: it is compiled here from source, under a module
-# name that does not exist, so that it travels by value (cloudpickle) and imports nothing of ours.
-_PROBE_SOURCE = """
-def headfusion_probe():
-    import hashlib, pathlib, socket, sys
-    report = {"python": sys.executable, "host": socket.gethostname()}
-    try:
-        import headfusion
-    except Exception as exc:
-        report["error"] = f"{type(exc).__name__}: {exc}"
-        return report
-    root = pathlib.Path(headfusion.__file__).resolve().parent
-    digest = hashlib.sha256()
-    for path in sorted(root.rglob("*.py")):
-        digest.update(path.relative_to(root).as_posix().encode() + b"\\0" + path.read_bytes())
-    report["version"] = getattr(headfusion, "__version__", "?")
-    report["digest"] = digest.hexdigest()[:12]
-    return report
-"""
-
-
-def _probe_function():
-    namespace: dict = {"__name__": "headfusion_worker_probe"}
-    exec(compile(_PROBE_SOURCE, "<headfusion worker probe>", "exec"), namespace)  # our own constant source, not input
-    return namespace["headfusion_probe"]
-
-
-def local_build() -> dict:
-    """This process's headfusion as the probe reports it: version and a digest of its source files."""
-    return _probe_function()()
-
-
-def preflight(client, where: str, workers: list[str] | None = None, timeout: float = CONNECT_TIMEOUT) -> dict:
-    """Every worker (or those listed) imports headfusion and reports its version, or InputError naming the worker.
-
-    A worker without headfusion, or with another version or other sources (digest of its .py
-    files), would fail every cube it gets; refused here, before the first cube, in seconds.
-    Returns {address: report}.
-    """
-    import threading
-
-    here = local_build()
-    found: dict = {}
-
-    def ask() -> None:
-        with contextlib.suppress(Exception):
-            found.update(client.run(_probe_function(), workers=workers, on_error="return"))
-
-    asking = threading.Thread(target=ask, daemon=True)
-    asking.start()
-    asking.join(timeout)
-    info = client.scheduler_info().get("workers", {})
-    expected = list(workers) if workers is not None else list(info)
-    bad = []
-    for address in expected:
-        report = found.get(address)
-        name = info.get(address, {}).get("name")
-        label = f"worker {address}" + (f" ({name})" if name not in (None, address) else "")
-        if report is None:
-            bad.append(f"{label} did not answer within {timeout:g} s")
-        elif isinstance(report, BaseException) or not isinstance(report, dict):
-            bad.append(f"{label} could not run the probe ({type(report).__name__})")
-        elif "error" in report:
-            bad.append(f"{label} ({report['python']} on {report['host']}) cannot import headfusion ({report['error']})")
-        elif report.get("version") != here["version"]:
-            bad.append(f"{label} ({report['python']} on {report['host']}) runs headfusion {report['version']}, "
-                       f"this process {here['version']}")
-        elif report.get("digest") != here["digest"]:
-            bad.append(f"{label} ({report['python']} on {report['host']}) runs headfusion {report['version']} built "
-                       f"from other sources (digest {report['digest']}, here {here['digest']})")
-    if bad:
-        more = f" (and {len(bad) - 1} more worker{'s' if len(bad) > 2 else ''})" if len(bad) > 1 else ""
-        raise InputError(f"{where}: {bad[0]}{more}; every worker needs this headfusion {here['version']}: "
-                         f"pip install 'headfusion[cluster]=={here['version']}' in the worker's Python, then restart it")
-    return found
-
-
 def solve_cube(P: dict, Q: dict, m: int, key: str, path: list, cube_timeout: float, deadline: float | None,
                stop_name: str | None, seed: list, vertices: int = 0) -> dict:
     """One task: refute the cube `path` (Cube.to_json) under its own deadline."""
     start = time.time()
-    stop = _stop_flag(stop_name)
+    stop = stop_flag(stop_name)
     if stop is not None and stop():
         return {"status": "unknown", "reason": "stopped", "seconds": 0.0}
     own = start + cube_timeout if deadline is None else min(start + cube_timeout, deadline)
@@ -545,7 +433,7 @@ def _conquer(P, Q, m, space, store, scheduler, workers, cube_depth, cube_timeout
                 submit()
                 report()
         finally:
-            _broadcast_stop(client, stop_name)  # running tasks end within 0.25 s, before the cluster closes
+            broadcast_stop(client, stop_name)  # running tasks end within 0.25 s, before the cluster closes
             for future in pending:
                 with contextlib.suppress(Exception):
                     future.cancel()

@@ -608,13 +608,18 @@ def test_a_toml_spec_holds_a_fixed_expression(capsys, tmp_path):
     assert code == 2 and "takes no [parameter]" in err, err
 
 
-def test_out_and_smt2_make_at_most_one_new_folder(capsys, tmp_path):
-    code, out, err = run_cli(capsys, "certify", "W", "-d", "2", "--no-pdf", "--out", str(tmp_path / "no" / "such" / "dir"))
-    assert code == 2 and "does not exist" in err and not (tmp_path / "no").exists(), err
-    code, out, err = run_cli(capsys, "search", "W", "-d", "2", "--atoms", "3", "--smt2", str(tmp_path / "no" / "q" / "a.smt2"))
-    assert code == 2 and "does not exist" in err and not (tmp_path / "no").exists(), err
+def test_out_and_smt2_say_which_folders_they_made(capsys, tmp_path):
+    """Issue 27: `--out no/such/dir` created the whole path silently; now stderr names every folder made."""
+    deep = tmp_path / "no" / "such" / "dir"
+    code, out, err = run_cli(capsys, "certify", "W", "-d", "2", "--no-pdf", "--out", str(deep))
+    assert code == 0 and (deep / "W_d2.json").exists()
+    assert err == f"headfusion: made the folders {tmp_path / 'no'}, {tmp_path / 'no' / 'such'}, {deep} (not there before)\n", err
+    code, out, err = run_cli(capsys, "certify", "W", "-d", "2", "--no-pdf", "--out", str(deep))
+    assert code == 0 and err == ""  # nothing made this time
     code, out, err = run_cli(capsys, "search", "W", "-d", "2", "--atoms", "3", "--smt2", str(tmp_path / "new" / "a.smt2"))
-    assert code == 0 and (tmp_path / "new" / "a.smt2").exists()
+    assert code == 0 and (tmp_path / "new" / "a.smt2").exists() and err == f"headfusion: made the folder {tmp_path / 'new'} (not there before)\n"
+    code, out, err = run_cli(capsys, "certify", "W", "-d", "2", "--no-pdf", "--out", str(tmp_path / "x"), "--name", "a b")
+    assert code == 2 and not (tmp_path / "x").exists()  # a refused run makes nothing
 
 
 def test_smt2_files_get_the_usual_permissions(capsys, tmp_path):

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from headfusion.cli.common import (EXIT_CHECK_FAILED, EXIT_OK, UsageError, answer_lines, big, certificate_answer, one_line,
-                                   plain_maths, print_json, refuse_idle)
+                                   missing_folders, plain_maths, print_json, refuse_idle, say_made)
 from headfusion.cli.progress import Progress
 from headfusion.guards import deadline
 from headfusion.spec import options
@@ -48,6 +49,7 @@ def cmd_certify(args: argparse.Namespace) -> int:
     from headfusion.render.write import write_certificate
 
     out_dir = options.out_dir(args.out)  # a writable folder, checked before any work
+    made = missing_folders(out_dir)
     if args.pdf and latex_engine() is None:  # refuse before any work, nothing written
         raise UsageError(
             "no LaTeX engine found: apt-get install -y texlive-latex-base texlive-latex-recommended "
@@ -65,6 +67,7 @@ def cmd_certify(args: argparse.Namespace) -> int:
             progress.close()
             sys.stderr.write(f"headfusion: error: {one_line(str(exc))}\n")
             return EXIT_CHECK_FAILED
+    say_made([f for f in made if Path(f).is_dir()])
     summary = result.certificate["summary"]
     theorem = next(c for c in result.certificate["claims"] if c["id"] == "theorem")
     notes = result.certificate["metadata"].get("notes", [])

@@ -60,6 +60,26 @@ def without_out(argv: list[str]) -> list[str]:
     return kept
 
 
+def missing_folders(path: object) -> list[str]:
+    """The folders of `path` that do not exist yet, outermost first (made by the write; `say_made` names them)."""
+    import os
+    from pathlib import Path
+
+    folder = Path(os.path.abspath(str(path)))
+    missing = []
+    while not folder.exists() and folder != folder.parent:
+        missing.append(folder)
+        folder = folder.parent
+    return [str(f) for f in reversed(missing)]
+
+
+def say_made(folders: list[str]) -> None:
+    """One line on stderr naming the folders a command made (`--out no/such/dir` is not made silently)."""
+    if folders:
+        which = f"folder {one_line(folders[0])}" if len(folders) == 1 else f"folders {', '.join(map(one_line, folders))}"
+        sys.stderr.write(f"headfusion: made the {which} (not there before)\n")
+
+
 def given_options(argv: list[str]) -> frozenset[str]:
     """The long options typed on a command line (`--scheduler`, `--scheduler=ADDR`), up to a bare `--`."""
     typed = []
@@ -166,8 +186,8 @@ def answer(kind: str, statement: str, by: str, next_step: str | None = None) -> 
 
 def answer_lines(data: dict) -> str:
     """The answer's two lines for a terminal: `answer: … — proved by …` and `next: …`."""
-    text = f"answer: {data['answer']}\n"
-    return text + (f"next: {data['next']}\n" if data.get("next") else "")
+    text = f"answer: {one_line(data['answer'])}\n"
+    return text + (f"next: {one_line(data['next'])}\n" if data.get("next") else "")
 
 
 def with_answer(data: dict, answered: dict, after: str | None = None) -> dict:
@@ -203,5 +223,5 @@ def spec_words(args: argparse.Namespace) -> str:
     import shlex
 
     spec = getattr(args, "spec", "SPEC")
-    words = shlex.quote(spec) if len(spec) <= 200 else "SPEC"
+    words = shlex.quote(spec) if len(spec) <= 200 and spec.isprintable() else "SPEC"  # no control text from input
     return words + (f" --d {args.d}" if getattr(args, "d", None) is not None else "")

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from headfusion.cli.common import ANSWER_KINDS, EXIT_CHECK_FAILED, EXIT_OK, big, one_line, print_json, spec_words
+from headfusion.cli.common import (ANSWER_KINDS, EXIT_CHECK_FAILED, EXIT_OK, big, missing_folders, one_line, print_json,
+                                   say_made, spec_words)
 from headfusion.cli.progress import Progress
 from headfusion.spec import options
 
@@ -18,6 +19,7 @@ def cmd_explore(args: argparse.Namespace) -> int:
     from headfusion.spec.load import load_spec
 
     out_dir = options.out_dir(args.out)  # a writable folder, checked before any work
+    made = missing_folders(out_dir)
     values = parse_range(args.range)
     check_parameterised(args.spec)
     first = load_spec(args.spec, values.start)  # validates the spec and the range start before any work
@@ -31,6 +33,7 @@ def cmd_explore(args: argparse.Namespace) -> int:
     except RenderError as exc:
         sys.stderr.write(f"headfusion: error: {one_line(str(exc))}\n")
         return EXIT_CHECK_FAILED
+    say_made(made)
     if args.json:
         print_json({"rows": rows,
                     "files": {k: str(v) for k, v in sorted(paths.items())}})

@@ -6,8 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from headfusion.cli.common import (LEMMAS, EXIT_CHECK_FAILED, EXIT_OK, UsageError, answer, answer_lines, print_json,
-                                   refuse_idle, spec_words)
+from headfusion.cli.common import (LEMMAS, EXIT_CHECK_FAILED, EXIT_OK, UsageError, answer, answer_lines, missing_folders,
+                                   print_json, refuse_idle, say_made, spec_words)
 from headfusion.cli.progress import Progress
 from headfusion.guards import deadline
 
@@ -94,11 +94,13 @@ def _search(args: argparse.Namespace, progress: Progress) -> int:
         else:
             from headfusion.render.files import atomic_write
 
+            made = missing_folders(smt2.parent)
             try:
-                smt2.parent.mkdir(exist_ok=True)  # `--smt2 out/q.smt2` on a fresh checkout: the last folder only
+                smt2.parent.mkdir(parents=True, exist_ok=True)  # `--smt2 out/q.smt2` on a fresh checkout
                 atomic_write(smt2, result.query_text.encode("utf-8"))  # the usual permissions, as every file written
             except OSError as exc:
                 raise UsageError(f"cannot write {args.smt2}: {exc.strerror or exc}") from None
+            say_made(made)
     code = EXIT_OK if result.checked is not False else EXIT_CHECK_FAILED
     if args.cross_check:
         if result.query_text is None:
@@ -167,7 +169,7 @@ def minimize_answer(result, args: argparse.Namespace) -> dict:
 
 
 def _smt2_target(text: str) -> Path:
-    """The --smt2 file: its folder exists or is one new folder in an existing one (as --out), and it is no folder itself."""
+    """The --smt2 file: its folder is writable or can be made (as --out), and the file is no folder itself."""
     from headfusion.spec import options
 
     path = Path(text)

@@ -70,7 +70,8 @@ def flag(value: object, name: str) -> bool:
 
 
 def out_dir(value: object, name: str = "--out") -> Path:
-    """A folder the certificate can be written to: an existing writable directory, or a new one in an existing folder.
+    """A folder the certificate can be written to: an existing writable directory, or one that can be made
+    (the command line says which folders it made: `cli.common.missing_folders`).
 
     Refused (nothing written): a regular file, a symlink loop, a path in /proc, /sys or /dev,
     a read-only or unwritable place.  Writability is probed with a temporary file that is
@@ -97,10 +98,7 @@ def out_dir(value: object, name: str = "--out") -> Path:
             if not path.is_dir():
                 raise InputError(f"{name} {text}: exists and is not a folder")
         else:
-            probe_dir = absolute.parent  # only the last folder is made: a mistyped path is not created silently
-            if not probe_dir.exists():
-                raise InputError(f"{name} {text}: the folder {path.parent} does not exist (create it first, "
-                                 "or name an existing folder; only the last folder of the path is made)")
+            probe_dir = next(p for p in absolute.parents if p.exists())
             if not probe_dir.is_dir():
                 raise InputError(f"{name} {text}: {probe_dir} is not a folder")
         fd, probe = tempfile.mkstemp(prefix=".headfusion-probe-", dir=probe_dir)

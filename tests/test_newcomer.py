@@ -749,3 +749,16 @@ def test_api_explore_every_d_names_and_sympy_lists(tmp_path):
         hf.certify("W", d=2, every_d=True, out=tmp_path)
     with pytest.raises(hf.InputError, match="name must be"):
         hf.certify("W", d=2, out=tmp_path, name="a b")
+
+
+def test_analyze_text_shows_the_lower_bounds_evidence(capsys):
+    """Issue 27: `analyze W --d 3` showed no witness; each lemma's evidence is now a line."""
+    code, out, err = run_cli(capsys, "analyze", "W", "-d", "3")
+    assert code == 0 and "Newton polytope (L5): m* >= 8; Newt(Q') has 8 vertices" in out
+    assert "e.g. (0, 0, 0) by c = (-1, -1, -1) (all 8 listed in --json)" in out
+    code, out, err = run_cli(capsys, "analyze", "W", "-d", "1000")
+    assert code == 0 and "Newton polytope (L5, LP): m* >= 2^1000; the product of the vertex counts" in out
+    code, out, err = run_cli(capsys, "analyze", "sigmoid(q1) + sigmoid(2*q1)")
+    assert "residue classes (LK): m* >= 4; block 1: 4 classes, every class sum = 1" in out
+    code, out, err = run_cli(capsys, "analyze", "sigmoid(q1-q2) + sigmoid(q2-q3) + sigmoid(q1-q3)")
+    assert "rigid edges (LE): m* >= 7" in out and "lower bound: 7 (rigid-edges (LE))" in out

@@ -1,7 +1,8 @@
 """Endings of `search --refute` on a LocalCluster: deadline, Ctrl-C, SIGTERM — tracebacks on stderr counted.
 
 Issue 27: "Ten --refute runs ended by deadline, Ctrl-C and SIGTERM: zero tracebacks on stderr"; and
-runs that lose a worker (one worker process killed with SIGKILL) and then reach their deadline.
+runs that lose a worker (one worker process killed with SIGKILL: a few seconds into the cubes, or at
+once while the LocalCluster starts) and then reach their deadline.
 Each run is a fresh `python -m headfusion search ... --refute --jobs 2` in its own process group
 (SIGINT at its default, as under a terminal).  Ctrl-C is SIGINT to the whole group (what a
 terminal sends), SIGTERM goes to the main process (what `kill PID`, `timeout` or a batch system
@@ -27,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 C4 = "sigmoid(q1-q2)+sigmoid(q2-q3)+sigmoid(q3-q4)+sigmoid(q1-q4)"  # m = 14: minutes of cubes, never decided here
 QUESTION = ["search", C4, "--atoms", "14", "--refute", "--jobs", "2", "--cube-timeout", "3"]
-EXPECTED = {"deadline": (0, ""), "worker-loss": (0, ""), "ctrl-c": (130, "headfusion: interrupted\n"),
+EXPECTED = {"deadline": (0, ""), "worker-loss": (0, ""), "start-loss": (0, ""), "ctrl-c": (130, "headfusion: interrupted\n"),
             "sigterm": (143, "headfusion: terminated\n"), "group-sigterm": (143, "headfusion: terminated\n")}
 MARKERS = ("Traceback", "Exception ignored", "Error:", "Exception:")
 
@@ -52,15 +53,16 @@ def _worker_pids(pid: int) -> list[int]:
 
 def one_run(ending: str, deadline: float, after: float) -> dict:
     """One run ended by `ending`; its exit code, seconds to exit and stderr."""
-    timeout = deadline if ending in ("deadline", "worker-loss") else 300
+    timeout = deadline if ending in ("deadline", "worker-loss", "start-loss") else 300
     proc = subprocess.Popen([sys.executable, "-m", "headfusion", *QUESTION, "--timeout", str(timeout)], cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     began = time.monotonic()
-    if ending == "worker-loss":  # a worker process killed outright (the nanny starts another); the deadline ends it
-        while _workers_of(proc.pid) < 2 and proc.poll() is None and time.monotonic() - began < 120:
-            time.sleep(0.2)
-        time.sleep(after)
+    if ending in ("worker-loss", "start-loss"):  # a worker process killed outright (the nanny starts another)
+        while _workers_of(proc.pid) < (1 if ending == "start-loss" else 2) and proc.poll() is None \
+                and time.monotonic() - began < 120:
+            time.sleep(0.05 if ending == "start-loss" else 0.2)
+        time.sleep(after if ending == "worker-loss" else 0.0)  # start-loss: while the cluster is still starting
         for child in _worker_pids(proc.pid)[:1]:
             os.kill(child, signal.SIGKILL)
     elif ending != "deadline":
@@ -77,7 +79,7 @@ def one_run(ending: str, deadline: float, after: float) -> dict:
         elif ending == "group-sigterm" and attempt == 0:
             os.killpg(proc.pid, signal.SIGTERM)
         try:
-            out, err = proc.communicate(timeout=timeout + 60 if ending in ("deadline", "worker-loss") else 20)
+            out, err = proc.communicate(timeout=timeout + 60 if ending in ("deadline", "worker-loss", "start-loss") else 20)
             break
         except subprocess.TimeoutExpired:
             continue
@@ -86,7 +88,7 @@ def one_run(ending: str, deadline: float, after: float) -> dict:
         out, err = proc.communicate()
     code, line = EXPECTED[ending]
     tracebacks = any(marker in err for marker in MARKERS)
-    extra = err != line if ending not in ("deadline", "worker-loss") else (err != "" and not err.startswith("headfusion: search --refute:"))
+    extra = err != line if ending not in ("deadline", "worker-loss", "start-loss") else (err != "" and not err.startswith("headfusion: search --refute:"))
     return {"code": proc.returncode, "expected_code": code, "seconds": time.monotonic() - sent,
             "traceback": tracebacks, "unexpected_stderr": extra, "stderr": err, "stdout_tail": out[-200:]}
 
@@ -94,7 +96,7 @@ def one_run(ending: str, deadline: float, after: float) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=10)
-    parser.add_argument("--only", default="deadline,ctrl-c,sigterm,group-sigterm,worker-loss")
+    parser.add_argument("--only", default="deadline,ctrl-c,sigterm,group-sigterm,worker-loss,start-loss")
     parser.add_argument("--deadline", type=float, default=8.0, help="--timeout of the deadline and worker-loss runs")
     parser.add_argument("--after", type=float, default=2.0, help="seconds after the workers start before the signal")
     args = parser.parse_args()

@@ -174,11 +174,29 @@ def _client(scheduler: str | None, workers: int | None):
             yield client
         return
     n = workers or os.cpu_count() or 1
-    with _workers_ignore_sigint():
-        cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=":0")
-    with cluster, Client(cluster) as client:
-        preflight(client, "the LocalCluster")
-        yield client
+    try:
+        with _workers_ignore_sigint():
+            cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=":0")
+    except Exception as exc:  # e.g. a worker process killed while its nanny starts it
+        raise ClusterStartFailed(f"the LocalCluster did not start ({type(exc).__name__}: {exc})") from None
+    try:
+        try:
+            client = Client(cluster)
+        except Exception as exc:
+            raise ClusterStartFailed(f"no client for the LocalCluster ({type(exc).__name__}: {exc})") from None
+        try:
+            preflight(client, "the LocalCluster")
+            yield client
+        finally:
+            with contextlib.suppress(Exception):  # a cluster that lost workers may fail to close cleanly: not the answer
+                client.close()
+    finally:
+        with contextlib.suppress(Exception):
+            cluster.close()
+
+
+class ClusterStartFailed(RuntimeError):
+    """The LocalCluster could not be started: the search ends "unknown" with this reason."""
 
 
 @contextlib.contextmanager
@@ -259,6 +277,9 @@ def distributed_refute(
     try:
         return _conquer(P, Q, m, space, store, scheduler, workers, cube_depth, cube_timeout, deadline,
                         _Progress(progress), resplit_depth, max_cube_depth, vertices, t0)
+    except ClusterStartFailed as exc:  # a worker died while the LocalCluster started: no verdict, one line
+        return RefuteResult("unknown", None, None, {"cubes": 0, "solved": 0, "resplits": 0, "workers": 0,
+                                                    "seconds": time.monotonic() - t0, "reason": str(exc)})
     finally:
         if store is not None:
             store.discard_if_empty()

@@ -49,7 +49,7 @@ class Progress:
                     return
                 if self.bar is not None:
                     self.bar.refresh()
-                else:
+                elif self.note or self.total is not None:  # repeat what was said; a bare clock is no news
                     self._log_if_due()
 
     def __call__(self, note: str) -> None:

@@ -182,19 +182,20 @@ def test_timeouts_never_give_unsat(scheduler) -> None:
 def test_a_running_task_sees_the_stop_flag(scheduler) -> None:
     from headfusion.solving.cubes import question_hash
     from headfusion.solving.distribute import solve_cube
+    from headfusion.solving.workers import raise_stop_flag
 
     P, Q = polys("W", 3)
     with distributed.Client(scheduler) as client:
-        stop = distributed.Event("test-stop-flag", client=client)
         args = (P, Q, 7, question_hash(P, Q, 7), [], 60.0, None, "test-stop-flag", [])
         future = client.submit(solve_cube, *args, pure=False)
         time.sleep(1.0)
         started = time.time()
-        stop.set()
+        client.run(raise_stop_flag, "test-stop-flag")  # out of band, into each worker's event loop
         res = future.result(timeout=30)
         assert res["status"] == "unknown" and res["reason"] == "stopped"
         assert time.time() - started < 10
-        stop.clear()
+        other = client.submit(solve_cube, P, Q, 7, question_hash(P, Q, 7), [], 0.5, None, "another-run", [], pure=False)
+        assert other.result(timeout=30)["reason"] != "stopped"  # a flag stops its own run only
 
 
 @pytest.mark.slow

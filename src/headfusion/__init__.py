@@ -4,6 +4,7 @@
     hf.analyze("W", d=3).minimum          # 8
     hf.certify("W", d=3)                  # out/W_d3.json, out/W_d3.tex
     hf.verify("out/W_d3.json").ok         # True
+    hf.explore("W", "1..4").rows          # one row per d, each with its answer_kind
 
 Errors: `hf.InputError` (bad input; the CLI's exit 2) and `hf.CheckFailed` (a failed check;
 exit 1), both `hf.HeadfusionError`; see `headfusion.errors`.
@@ -11,8 +12,9 @@ exit 1), both `hf.HeadfusionError`; see `headfusion.errors`.
 
 __version__ = "0.1.0"
 
-from headfusion.api import Analysis, Certificate, Search, Verification, analyze, certify, search, verify  # noqa: E402
+from headfusion.api import (Analysis, Certificate, Exploration, Search, Verification, analyze, attn, certify,  # noqa: E402
+                            explore, search, sigmoid, verify)
 from headfusion.errors import CheckFailed, HeadfusionError, InputError, ResourceLimit  # noqa: E402
 
-__all__ = ["Analysis", "Certificate", "CheckFailed", "HeadfusionError", "InputError", "ResourceLimit", "Search",
-           "Verification", "analyze", "certify", "search", "verify", "__version__"]
+__all__ = ["Analysis", "Certificate", "CheckFailed", "Exploration", "HeadfusionError", "InputError", "ResourceLimit",
+           "Search", "Verification", "analyze", "attn", "certify", "explore", "search", "sigmoid", "verify", "__version__"]

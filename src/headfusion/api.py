@@ -1,4 +1,4 @@
-"""Python API: `hf.analyze`, `hf.search`, `hf.certify`, `hf.verify` with typed results.
+"""Python API: `hf.analyze`, `hf.search`, `hf.certify`, `hf.explore`, `hf.verify` with typed results.
 
 Results render themselves in Jupyter (`_repr_latex_`, `_repr_html_`).
 
@@ -148,6 +148,26 @@ class Verification:
         return f"<p>{html.escape(head)}</p><table>{rows}</table>"
 
 
+def sigmoid(logit: Any) -> Any:
+    """SymPy σ(L) for a spec: `hf.sigmoid(q1) + hf.sigmoid(2*q1)` (the same as `sympy.Function("sigmoid")(L)`)."""
+    import sympy as sp
+
+    return sp.Function("sigmoid")(logit)
+
+
+def attn(logits: Any, values: Any) -> Any:
+    """SymPy attn(...) over plain lists: `hf.attn([0, q1, 2*q1], [0, 1, 3])`.
+
+    `sympy.Function("attn")` cannot take Python lists (SymPy fails inside its own code); this
+    wraps them as `sympy.Tuple`, which the spec walk reads as attn's two bracketed lists.
+    """
+    import sympy as sp
+
+    if not all(isinstance(x, (list, tuple)) for x in (logits, values)):
+        raise InputError("attn(logits, values) takes two lists, e.g. hf.attn([0, q1], [0, 1])")
+    return sp.Function("attn")(sp.Tuple(*logits), sp.Tuple(*values))
+
+
 def spec_text(spec: object) -> str:
     """A spec argument as text: a string as it is, a SymPy expression walked node by node (never sympify)."""
     from headfusion.spec.sympy_input import is_sympy, sympy_to_text
@@ -202,14 +222,17 @@ def search(spec: Any, atoms: int | None = None, d: int | None = None, timeout: f
 
 
 def certify(spec: Any, d: int | None = None, out: str | Path = "out", pdf: bool | None = False,
-            search: bool = True, search_timeout: float = 60.0, timeout: float = 3600.0) -> Certificate:
+            search: bool = True, search_timeout: float = 60.0, timeout: float = 3600.0, every_d: bool = False,
+            name: str | None = None) -> Certificate:
     """Write <slug>.json and <slug>.tex (and the PDF when pdf is True, or None with an engine present).
 
-    `timeout`: seconds of wall clock for the computation, as the CLI's (InputError past it, nothing
-    written; enforced in the main thread).
+    `every_d=True`: the theorem for every d of a family F_d = c_d + Σ_j f(q_j) (`W`, `tanh-sum` or
+    such a TOML spec; no `d`), as `certify --every-d`.  `name`: the output files are name.json,
+    name.tex, ... (the certificate keeps its own slug).  `timeout`: seconds of wall clock for the
+    computation, as the CLI's (InputError past it, nothing written; enforced in the main thread).
     """
     from headfusion.guards import deadline
-    from headfusion.proof.certify import certify as run
+    from headfusion.proof.certify import certify as run, certify_every_d
     from headfusion.render.write import write_certificate
     from headfusion.spec.load import load_spec
 
@@ -218,17 +241,76 @@ def certify(spec: Any, d: int | None = None, out: str | Path = "out", pdf: bool 
     if pdf is not None:
         pdf = options.flag(pdf, "pdf")
     search = options.flag(search, "search")
+    every_d = options.flag(every_d, "every_d")
+    name = options.output_name(name, "name")
     search_timeout = options.timeout(search_timeout, "search_timeout")
     timeout = options.timeout(timeout, "timeout")
+    if every_d and d is not None:
+        raise InputError("every_d=True states the theorem for every d: leave out d")
     with _one_language():
         with deadline(timeout, "certify"):  # the computation only: the writes below are atomic
             text = spec_text(spec)
-            loaded = load_spec(text, d)
-            command = ["headfusion", "certify", text] + (["--d", str(d)] if d is not None else [])
-            result = run(loaded, command, search=search, search_timeout=search_timeout)
-        written = write_certificate(result.certificate, out_dir, result.queries, pdf=pdf)
+            if every_d:
+                result = certify_every_d(text, ["headfusion", "certify", text, "--every-d"])
+            else:
+                loaded = load_spec(text, d)
+                command = ["headfusion", "certify", text] + (["--d", str(d)] if d is not None else [])
+                result = run(loaded, command, search=search, search_timeout=search_timeout)
+        written = write_certificate(result.certificate, out_dir, result.queries, pdf=pdf, name=name)
     files = {k: v for k, v in written.items() if k in ("json", "tex", "pdf")}
     return Certificate(files, result.certificate, {k: v for k, v in written.items() if k not in files})
+
+
+@dataclass(frozen=True)
+class Exploration:
+    """`explore` as an object: one row per parameter value (bounds, minimum, how it was decided, its answer kind)
+    and the files written (none unless `out` was given).  Jupyter shows it as a table."""
+
+    rows: list[dict]
+    files: dict[str, Path] = field(default_factory=dict)
+
+    def _repr_html_(self) -> str:
+        head = "".join(f"<th>{html.escape(h)}</th>" for h in ("d", "lower", "upper", "minimum", "answer", "decided by"))
+        body = "".join(
+            "<tr>" + "".join(f"<td>{html.escape(str(v))}</td>" for v in (
+                r["d"], _plain_int(r["lower_bound"]), _plain_int(r["upper_bound"]),
+                "unknown" if r["minimum"] is None else _plain_int(r["minimum"]), r["answer_kind"], r["decided_by"])) + "</tr>"
+            for r in self.rows)
+        return f"<table><tr>{head}</tr>{body}</table>"
+
+
+def explore(spec: Any, values: str | range, timeout: float = 30.0, out: str | Path | None = None,
+            name: str | None = None) -> Exploration:
+    """A table over a family's parameter (`W`, `tanh-sum` or a TOML spec with [parameter]), as `headfusion explore`.
+
+    `values`: "1..6" or a range; `timeout`: search seconds per value where the bounds differ.
+    With `out`, the table is also written there (csv, json, pgfplots, and PDF/PNG with LaTeX),
+    named after the spec or `name`.
+    """
+    from headfusion.proof.explore import check_parameterised, explore as run, parameterised_title, parse_range
+    from headfusion.render.explore import write_explore
+    from headfusion.render.files import sanitize_slug
+    from headfusion.spec.load import load_spec, resolve_spec_path
+
+    timeout = options.timeout(timeout, "timeout")
+    name = options.output_name(name, "name")
+    out_dir = None if out is None else options.out_dir(out, "out")
+    if isinstance(values, range) and values.step == 1 and len(values):
+        values = f"{values.start}..{values.stop - 1}"
+    if not isinstance(values, str):
+        raise InputError(f"values must be a range of step 1 or a text such as '1..6', got {type(values).__name__}")
+    with _one_language():
+        text = spec_text(spec)
+        text = resolve_spec_path(text.strip())[0] if text.strip().endswith(".toml") else text
+        span = parse_range(values)
+        check_parameterised(text)
+        first = load_spec(text, span.start)
+        rows = [r.to_json() for r in run(text, span, timeout)]
+        files: dict[str, Path] = {}
+        if out_dir is not None:
+            slug = name or sanitize_slug(first.slug.rsplit("_", 1)[0] if first.d is not None else first.slug)
+            files = write_explore(rows, out_dir, slug, parameterised_title(first))
+    return Exploration(rows, files)
 
 
 def verify(certificate: str | Path | dict[str, Any], strict: bool = False, timeout: float | None = None) -> Verification:

@@ -23,9 +23,20 @@ from headfusion.spec.numbers import _frac_text, rational_to_json
 TPoly = Mapping[int, Fraction]
 
 
+def product_tree(values: Iterable[int]) -> int:
+    """Π values, multiplied pairwise in a balanced tree: 10^5 small factors take milliseconds, not the quarter
+    second of a running product (whose every step copies an ever larger integer)."""
+    level = list(values)
+    while len(level) > 1:
+        level = [level[i] * level[i + 1] if i + 1 < len(level) else level[i] for i in range(0, len(level), 2)]
+    return level[0] if level else 1
+
+
 def t_scale(exponents: Iterable[Fraction]) -> int:
     """L = lcm of the denominators of the exponents (1 when all are integers or none)."""
-    return lcm(1, *(Fraction(e).denominator for e in exponents))
+    denominators = {e.denominator if isinstance(e, int) or type(e) is Fraction else Fraction(e).denominator
+                    for e in exponents}  # ints and Fractions carry their denominator: no new Fraction per weight
+    return lcm(1, *denominators)
 
 
 def _exp_bounds(scale: int, terms: int) -> tuple[Fraction, Fraction]:
@@ -97,14 +108,60 @@ def t_poly_text(poly: TPoly, scale: int) -> str:
     return "".join(parts) if parts else "0"
 
 
+def _dense(poly: TPoly) -> list[Fraction]:
+    """Coefficients of t^(k − min k), lowest first."""
+    low = min(poly)
+    out = [Fraction(0)] * (max(poly) - low + 1)
+    for k, c in poly.items():
+        out[k - low] = Fraction(c)
+    return out
+
+
+def _remainder(a: list[Fraction], b: list[Fraction]) -> list[Fraction]:
+    """a mod b in Q[t] (dense, lowest first, b's top coefficient nonzero)."""
+    a = a[:]
+    while len(a) >= len(b) and any(a):
+        factor, shift = a[-1] / b[-1], len(a) - len(b)
+        for i, c in enumerate(b):
+            a[shift + i] -= factor * c
+        while a and a[-1] == 0:
+            a.pop()
+    return a
+
+
+def _quotient(a: list[Fraction], b: list[Fraction]) -> list[Fraction]:
+    """a / b in Q[t] for b dividing a exactly (dense, lowest first)."""
+    a, q = a[:], [Fraction(0)] * (len(a) - len(b) + 1)
+    for shift in range(len(q) - 1, -1, -1):
+        q[shift] = a[shift + len(b) - 1] / b[-1]
+        for i, c in enumerate(b):
+            a[shift + i] -= q[shift] * c
+    return q
+
+
+def reduced_ratio(num: TPoly, den: TPoly) -> tuple[TPoly, TPoly]:
+    """num/den in lowest terms: their gcd in Q[t] divided out (Euclid), so (3 + 3t)/(1 + t) is 3."""
+    a, b = _dense(num), _dense(den)
+    g, h = (a, b) if len(a) >= len(b) else (b, a)
+    while any(h):
+        g, h = h, _remainder(g, h)
+    if len(g) == 1:  # coprime: only powers of t and constants in common, left to the caller
+        return num, den
+    lows = (min(num), min(den))
+    return ({lows[0] + i: c for i, c in enumerate(_quotient(a, g)) if c},
+            {lows[1] + i: c for i, c in enumerate(_quotient(b, g)) if c})
+
+
 def t_ratio_to_json(num: TPoly, den: TPoly, scale: int) -> int | str:
-    """JSON number for num(t)/den(t): a rational when both are constants, else sympy text."""
+    """JSON number for num(t)/den(t) in lowest terms: a rational when both are constants, else sympy text."""
     num = {k: c for k, c in num.items() if c != 0}
     den = {k: c for k, c in den.items() if c != 0}
     if not den:
         raise ZeroDivisionError("zero denominator")
     if not num:
         return 0
+    if len(den) > 1:
+        num, den = reduced_ratio(num, den)
     if len(den) == 1:
         (kd, cd), = den.items()
         shifted = {k - kd: c / cd for k, c in num.items()}

@@ -19,12 +19,13 @@ blocks' heads, weight Π_B q_B(k_B), value c + Σ_B p_B(k_B)/q_B(k_B) (`algebra.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from fractions import Fraction
 from math import prod
+from typing import Iterable, Iterator
 
 from headfusion.spec.errors import ResourceLimit
-from headfusion.algebra.exact import sign_at_t, t_scale
+from headfusion.algebra.exact import product_tree, sign_at_t, t_scale
 from headfusion.algebra.lattice import LatticeBasis, lattice_basis
 from headfusion.algebra.laurent import LPoly, exact_divide, irreducible_factors, product
 from headfusion.spec.model import Head, Key, MultiHead, group_by_shared_variables
@@ -105,20 +106,20 @@ class ExpForm:
     def constant(self) -> Fraction:
         return self.model.constant
 
-    @property
+    @cached_property
     def upper_bound(self) -> int:
         """Size of the fused head: Π_B (|supp Q′_B| when (P′_B, Q′_B) is a head, else |supp Q_B|)."""
-        return prod(block.head_size for block in self.blocks)
+        return product_tree(_support_sizes(block.head_denominator for block in self.blocks))
 
-    @property
+    @cached_property
     def naive_size(self) -> int:
         """|supp Q| for the naive fused head D = Π_h D_h."""
-        return prod(block.naive_size for block in self.blocks)
+        return product_tree(_support_sizes(block.Q for block in self.blocks))
 
-    @property
+    @cached_property
     def reduced_support_size(self) -> int:
         """|supp Q′| of the lowest-terms denominator."""
-        return prod(block.reduced_support_size for block in self.blocks)
+        return product_tree(_support_sizes(block.Q_reduced for block in self.blocks))
 
     @property
     def reduced_is_head(self) -> bool:
@@ -144,6 +145,15 @@ class ExpForm:
         return tuple(total)
 
 
+def _support_sizes(polys: Iterable[LPoly]) -> Iterator[int]:
+    """|x-support| of each polynomial; blocks that are copies share their polynomials, counted once."""
+    seen: dict[int, int] = {}
+    for poly in polys:
+        if id(poly) not in seen:
+            seen[id(poly)] = len(x_support(poly))
+        yield seen[id(poly)]
+
+
 def x_support(poly: LPoly) -> dict[tuple[int, ...], TPolyDict]:
     """Group the terms of a polynomial in (x, t) by x-exponent: x^k ↦ coefficient in Q[t^±]."""
     grouped: dict[tuple[int, ...], TPolyDict] = {}
@@ -152,10 +162,10 @@ def x_support(poly: LPoly) -> dict[tuple[int, ...], TPolyDict]:
     return grouped
 
 
-def _blocks_of(model: MultiHead) -> list[tuple[list[int], list[int]]]:
-    """Partition heads into blocks by shared variables (of their translated keys)."""
+def _blocks_of(model: MultiHead, bases: list[dict[int, Fraction]]) -> list[tuple[list[int], list[int]]]:
+    """Partition heads into blocks by shared variables (of their translated keys; `bases`: each head's `head_base`)."""
     return group_by_shared_variables(
-        [sorted({j for a in head.atoms for j in relative_key(a.key, head_base(head))}) for head in model.heads]
+        [sorted({j for a in head.atoms for j in relative_key(a.key, base)}) for head, base in zip(model.heads, bases)]
     )
 
 
@@ -226,14 +236,17 @@ def _x_signs(poly: LPoly, scale: int) -> set[int]:
     return {sign_at_t(coef, scale) for coef in x_support(poly).values()}
 
 
-def build_block(model: MultiHead, heads: list[int], variables: list[int], scale: int) -> Block:
+def build_block(model: MultiHead, heads: list[int], variables: list[int], scale: int,
+                bases: list[dict[int, Fraction]] | None = None) -> Block:
     """Expand one block exactly and reduce it to lowest terms.
 
     The work is done on the block's local coordinates (variables renumbered 0..k−1)
     and memoised on that local data, so blocks that are copies of each other up to a
     renaming of variables (as in sums over coordinates) are computed once.
     """
-    n_product = prod(model.heads[h].size for h in heads)
+    n_product = prod(len(model.heads[h].atoms) for h in heads)  # at least Π size (L1): the exact count only when it matters
+    if n_product > MAX_BLOCK_TERMS:
+        n_product = prod(model.heads[h].size for h in heads)
     if n_product > MAX_BLOCK_TERMS:
         raise TooLarge(
             f"heads {', '.join(model.heads[h].label or str(h) for h in heads[:4])}"
@@ -244,14 +257,36 @@ def build_block(model: MultiHead, heads: list[int], variables: list[int], scale:
     local_heads = []
     for h in heads:
         head = model.heads[h]
-        base = head_base(head)
-        atoms = tuple(
-            (tuple(sorted((local_index[j], c) for j, c in relative_key(a.key, base).items())), a.weight, a.value)
-            for a in head.atoms
-        )
+        base = head_base(head) if bases is None else bases[h]
+        if base:
+            atoms = tuple(
+                (tuple(sorted((local_index[j], c) for j, c in relative_key(a.key, base).items())), a.weight, a.value)
+                for a in head.atoms
+            )
+        else:  # keys already relative (sorted by variable, and the renaming keeps the order)
+            atoms = tuple((tuple((local_index[j], c) for j, c in a.key), a.weight, a.value) for a in head.atoms)
         local_heads.append((model.scales[h], atoms))
-    local = _build_local(tuple(local_heads), len(variables), scale)
+    shape = (_light(local_heads), len(variables), scale)  # hashed in C: Fraction's own hash is Python code
+    local = _LOCAL_SHAPES.get(shape)
+    if local is None:
+        local = _build_local(tuple(local_heads), len(variables), scale)
+        if len(_LOCAL_SHAPES) >= 4096:
+            _LOCAL_SHAPES.clear()
+        _LOCAL_SHAPES[shape] = local
     return Block(tuple(heads), tuple(variables), *local)
+
+
+_LOCAL_SHAPES: dict = {}  # light form of a block's local data -> _build_local's result
+
+
+def _light(local_heads: list) -> tuple:
+    """The block's local data with each rational as an int (integral) or a (p, q) pair: equal iff the data are equal."""
+    def num(x: Fraction) -> object:
+        p, q = x.numerator, x.denominator
+        return p if q == 1 else (p, q)
+
+    return tuple((num(scale), tuple((tuple((i, num(c)) for i, c in key), num(w.coef), num(w.exponent), num(v))
+                                    for key, w, v in atoms)) for scale, atoms in local_heads)
 
 
 @lru_cache(maxsize=4096)
@@ -329,11 +364,12 @@ def _merged_factors(denominators: tuple[LPoly, ...]) -> list[tuple[LPoly, int]]:
 def exponential_form(model: MultiHead) -> ExpForm:
     """The exponential-family form of F with blocks reduced to lowest terms."""
     scale = t_scale(a.weight.exponent for h in model.heads for a in h.atoms)
+    bases = [head_base(head) for head in model.heads]  # once per head: every step below needs them
     base: dict[int, Fraction] = {}
-    for head in model.heads:
-        for j, v in head_base(head).items():
+    for head_shift in bases:
+        for j, v in head_shift.items():
             base[j] = base.get(j, Fraction(0)) + v
-    blocks = tuple(build_block(model, heads, variables, scale) for heads, variables in _blocks_of(model))
+    blocks = tuple(build_block(model, heads, variables, scale, bases) for heads, variables in _blocks_of(model, bases))
     return ExpForm(model, scale, {j: v for j, v in base.items() if v}, blocks)
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from headfusion.cli.common import EXIT_OK, big
+from headfusion.cli.common import (EXIT_OK, lemma_tables, answer, answer_lines, big, note_huge_integers, spec_words,
+                                   with_answer)
 from headfusion.cli.progress import Progress
 from headfusion.guards import deadline
 
@@ -24,7 +25,8 @@ def cmd_analyze(args: argparse.Namespace) -> int:
                          progress=progress)
         if args.json:  # the atom list streams (generated while written), within the deadline
             progress.close()  # stdout and stderr may be one terminal
-            write_json(result, sys.stdout)
+            note_huge_integers(result)
+            write_json(with_answer(result, analysis_answer(result, args), after="minimum"), sys.stdout)
             return EXIT_OK
     out = sys.stdout
     out.write(f"function: {result['title']}  (dimension {result['dimension']})\n")
@@ -48,6 +50,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     out.write(
         f"lower bound: {big(lower)} ({result['lower_bound_method']})\n" if lower is not None else "lower bound: not computed\n"
     )
+    _newton_evidence(result, out)
     classes, edges = result.get("residue_classes"), result.get("rigid_edges")
     if classes:  # Lemma LK's instance: one line per block (the JSON has every class)
         for b in classes["blocks"][:3]:
@@ -83,6 +86,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
             out.write(f"  ({key}) | {atom['weight']} | {atom['value']}\n")
         if result["upper_bound"] > len(shown):
             out.write(f"  ... {big(result['upper_bound'] - len(shown))} more (--json lists them)\n")
+    out.write(answer_lines(analysis_answer(result, args)))
     return EXIT_OK
 
 
@@ -92,3 +96,33 @@ def _multiple_text(entry: dict) -> str:
         return entry["method"]
     roots = sum(k for _, k in entry["roots"])
     return f"slices: {roots + 1} x mu(A), A by {_multiple_text(entry['A'])}"
+
+
+def analysis_answer(result: dict, args: argparse.Namespace) -> dict:
+    """What analyze answers about m*(F): proved when the bounds meet (computed exactly, not yet by the kernel), else unknown."""
+    lemma = lemma_tables()[1].get(result["lower_bound_method"], result["lower_bound_method"] or "no lower bound")
+    lower, upper, minimum = result["lower_bound"], result["upper_bound"], result["minimum"]
+    if minimum is not None:
+        return answer("proved", f"m*(F) = {big(minimum)}", f"{lemma} and the fused head of {big(upper)} atoms, computed "
+                      "exactly (certify writes the certificate the kernel replays)", f"headfusion certify {spec_words(args)}")
+    bounds = f"{big(lower)} ≤ m*(F) ≤ {big(upper)}" if lower is not None else f"m*(F) ≤ {big(upper)}"
+    return answer("unknown", bounds, f"the lower bound by {lemma} and the fused head do not meet; certify searches between "
+                  "them where the search box is small enough", f"headfusion certify {spec_words(args)}")
+
+
+def _newton_evidence(result: dict, out) -> None:
+    """Lemma L5's evidence in a line: the vertex count and one witness (all of them in --json), or the blocks' product."""
+    vertices, how = result.get("vertices"), result.get("newton_evidence")
+    if not vertices:
+        return
+    if how == "explicit" and result.get("vertex_witnesses"):
+        first = result["vertex_witnesses"][0]
+        vertex, witness = (", ".join(str(v) for v in first[k]) for k in ("vertex", "witness"))
+        listed = len(result["vertex_witnesses"])
+        out.write(f"  Newton polytope (L5): m* >= {big(vertices)}; Newt(Q') has {big(vertices)} vertices, each the only "
+                  f"maximiser of <c, .> on supp Q' for an integer witness c, e.g. ({vertex}) by c = ({witness})"
+                  f" ({'all ' if listed == vertices else ''}{listed} listed in --json)\n")
+    else:
+        blocks = result["exponential_form"]["blocks_total"]
+        out.write(f"  Newton polytope (L5, LP): m* >= {big(vertices)}; the product of the vertex counts of Newt(Q'_B) over the "
+                  f"{big(blocks)} block{'s' if blocks != 1 else ''} (zonotopes counted by their hyperplane arrangements)\n")

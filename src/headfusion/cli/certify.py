@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
-from headfusion.cli.common import EXIT_CHECK_FAILED, EXIT_OK, UsageError, big, one_line, plain_maths, print_json
+from headfusion.cli.common import (EXIT_CHECK_FAILED, EXIT_OK, UsageError, answer_lines, big, certificate_answer, one_line,
+                                   missing_folders, plain_maths, print_json, refuse_idle, say_made)
 from headfusion.cli.progress import Progress
 from headfusion.guards import deadline
 from headfusion.spec import options
@@ -16,6 +18,11 @@ def _certified(args: argparse.Namespace, command: list[str], progress: Progress)
     from headfusion.proof.certify import certify, certify_every_d
     from headfusion.spec.load import load_spec
 
+    if args.every_d:
+        refuse_idle(args, "certify --every-d", ("--no-search", "--search-timeout", "--timings"),
+                    "concerns searches, and the theorem for every d searches nothing (searches do not multiply over d)")
+    elif args.no_search:
+        refuse_idle(args, "certify --no-search", ("--search-timeout", "--timings"), "concerns searches, and --no-search runs none")
     refutations = _supplied_refutations(args.refutation or [])
     if refutations and (args.no_search or args.every_d):
         raise UsageError("--refutation supplies a search result: it does not combine with --no-search or --every-d")
@@ -48,6 +55,7 @@ def cmd_certify(args: argparse.Namespace) -> int:
     from headfusion.render.write import write_certificate
 
     out_dir = options.out_dir(args.out)  # a writable folder, checked before any work
+    made = missing_folders(out_dir)
     if args.pdf and latex_engine() is None:  # refuse before any work, nothing written
         raise UsageError(
             "no LaTeX engine found: apt-get install -y texlive-latex-base texlive-latex-recommended "
@@ -60,16 +68,19 @@ def cmd_certify(args: argparse.Namespace) -> int:
         progress("writing the certificate" + (" (LaTeX to PDF)" if not args.no_pdf else ""))
         try:
             paths = write_certificate(result.certificate, out_dir, result.queries,
-                                      pdf=True if args.pdf else False if args.no_pdf else None)
+                                      pdf=True if args.pdf else False if args.no_pdf else None, name=args.name)
         except RenderError as exc:
             progress.close()
             sys.stderr.write(f"headfusion: error: {one_line(str(exc))}\n")
             return EXIT_CHECK_FAILED
+    say_made([f for f in made if Path(f).is_dir()])
     summary = result.certificate["summary"]
-    if args.json:
-        print_json({"summary": summary, "files": {k: str(v) for k, v in sorted(paths.items())}})
-        return EXIT_OK
     theorem = next(c for c in result.certificate["claims"] if c["id"] == "theorem")
+    notes = result.certificate["metadata"].get("notes", [])
+    answered = certificate_answer(summary, plain_maths(theorem["statement"]), f"headfusion verify {paths['json']}")
+    if args.json:
+        print_json({"summary": summary, "notes": notes, **answered, "files": {k: str(v) for k, v in sorted(paths.items())}})
+        return EXIT_OK
     title = result.certificate["spec"]["title"]
     if result.certificate["spec"].get("every"):
         sys.stdout.write(f"{title}: {summary['status']} for every pair {', '.join(result.certificate['spec']['every'])}\n")
@@ -86,4 +97,7 @@ def cmd_certify(args: argparse.Namespace) -> int:
             "no PDF: no LaTeX engine found (apt-get install -y texlive-latex-base texlive-latex-recommended "
             "texlive-pictures latexmk), then run again or use --pdf; --no-pdf skips it\n"
         )
+    for note in notes:  # a search skipped or left as testimony is said here, not only inside the certificate
+        sys.stdout.write(f"note: {one_line(note)}\n")
+    sys.stdout.write(answer_lines(answered))
     return EXIT_OK

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+from functools import lru_cache
 import sys
 from typing import Any, NoReturn
 
@@ -26,6 +27,13 @@ class Parser(argparse.ArgumentParser):
         command = self.prog.removeprefix("headfusion").strip()
         # "argument --d: --d must be ..." says --d twice: the option checks name their option
         message = re.sub(r"^argument [\w/-]+: (?=--?\w)", "", message)
+        typo = re.match(r"argument COMMAND: invalid choice: '([^']*)' \(choose from (.*)\)$", message)
+        if typo:  # `analyse`: name the command meant
+            from headfusion.spec.expressions import did_you_mean
+
+            choices = re.findall(r"'([^']*)'", typo.group(2))
+            message = (f"invalid choice: unknown command '{typo.group(1)}'{did_you_mean(typo.group(1), choices)} "
+                       f"(commands: {', '.join(choices)})")
         raise UsageError(f"{command}: {message}" if command else message)
 
 
@@ -40,20 +48,84 @@ class HelpFormatter(argparse.HelpFormatter):
 
 
 def without_out(argv: list[str]) -> list[str]:
-    """The command line without `--out DIR` and `--quiet`: the same certificate is byte-identical wherever it is written."""
+    """The command line without `--out DIR`, `--name NAME` and `--quiet`: the same certificate is byte-identical
+    wherever it is written and whatever its files are called."""
     kept, skip = [], False
     for arg in argv:
         if skip:
             skip = False
-        elif arg == "--out":
+        elif arg in ("--out", "--name"):
             skip = True
-        elif not arg.startswith("--out=") and arg not in ("-q", "--quiet"):
+        elif not arg.startswith(("--out=", "--name=")) and arg not in ("-q", "--quiet"):
             kept.append(arg)
     return kept
 
 
+def missing_folders(path: object) -> list[str]:
+    """The folders of `path` that do not exist yet, outermost first (made by the write; `say_made` names them)."""
+    import os
+    from pathlib import Path
+
+    folder = Path(os.path.abspath(str(path)))
+    missing = []
+    while not folder.exists() and folder != folder.parent:
+        missing.append(folder)
+        folder = folder.parent
+    return [str(f) for f in reversed(missing)]
+
+
+def say_made(folders: list[str]) -> None:
+    """One line on stderr naming the folders a command made (`--out no/such/dir` is not made silently)."""
+    if folders:
+        which = f"folder {one_line(folders[0])}" if len(folders) == 1 else f"folders {', '.join(map(one_line, folders))}"
+        sys.stderr.write(f"headfusion: made the {which} (not there before)\n")
+
+
+def given_options(argv: list[str]) -> frozenset[str]:
+    """The long options typed on a command line (`--scheduler`, `--scheduler=ADDR`), up to a bare `--`."""
+    typed = []
+    for arg in argv:
+        if arg == "--":
+            break
+        if arg.startswith("--"):
+            typed.append(arg.split("=", 1)[0])
+    return frozenset(typed)
+
+
+def refuse_idle(args: argparse.Namespace, command: str, options: tuple[str, ...], reason: str) -> None:
+    """UsageError when one of `options` was typed although it would do nothing here (`reason` says why)."""
+    typed = [o for o in options if o in getattr(args, "given", ())]
+    if typed:
+        raise UsageError(f"{command}: {typed[0]} {reason}")
+
+
 def print_json(data: Any) -> None:
+    note_huge_integers(data)
     sys.stdout.write(json.dumps(data, indent=2, sort_keys=False) + "\n")
+
+
+PYTHON_JSON_DIGITS = 4300  # Python's default limit on the digits of an integer it reads (sys.get_int_max_str_digits)
+
+
+def note_huge_integers(data: Any, depth: int = 4) -> None:
+    """One line on stderr when --json output holds an integer Python's default json reader refuses (> 4,300 digits).
+
+    Numbers stay JSON integers (exact, of any size: 2^100000 has 30,103 digits); the note says how
+    to read them.  Lists are not walked (an atom list's entries are small).
+    """
+    def largest(node: Any, level: int) -> int:
+        if isinstance(node, bool):
+            return 0
+        if isinstance(node, int):
+            return node.bit_length()
+        if isinstance(node, dict) and level:
+            return max((largest(v, level - 1) for v in node.values()), default=0)
+        return 0
+
+    digits = int(largest(data, depth) * 0.30103) + 1
+    if digits > PYTHON_JSON_DIGITS:
+        sys.stderr.write(f"headfusion: note: this JSON holds integers of about {digits:,} digits; Python's json module reads "
+                         f"at most {PYTHON_JSON_DIGITS:,} unless sys.set_int_max_str_digits(0) is called first\n")
 
 
 def big(value: int) -> str:
@@ -65,7 +137,8 @@ def big(value: int) -> str:
     return f"{text[:6]}...{text[-6:]} ({len(text)} digits)"
 
 
-_TEX = ((r"\sum_{j=1}^d", "\0"), (r"\le", " ≤ "), (r"\ge", " ≥ "), (r"\ne ", " ≠ "), (r"\dots\ ", "... "), (r"\dots", "..."),
+_TEX = ((r"\sum_{j=1}^d", "\0"), (r"\sum_{ij}", "Σ_ij "), (r"\sigma", "σ"), (r"\pm", "±"), (r"\cdot ", "·"), (r"\cdot", "·"),
+        (r"\le", " ≤ "), (r"\ge", " ≥ "), (r"\ne ", " ≠ "), (r"\dots\ ", "... "), (r"\dots", "..."),
         (r"\text{ digits}", " digits"), ("m^*", "m*"), ("$", ""))
 
 
@@ -74,6 +147,7 @@ def plain_maths(tex: str) -> str:
     for old, new in _TEX:
         tex = tex.replace(old, new)
     tex = re.sub(r"\^\{([0-9]+)\}", r"^\1", tex)
+    tex = re.sub(r"\^\{([^{}]*)\}", r"^(\1)", tex)  # 2^{n-1} -> 2^(n-1)
     tex = re.sub(r"\\(?:operatorname|mathrm|text)\{([^}]*)\}|\\([A-Za-z]+)\b ?", lambda m: m.group(1) or m.group(2), tex)  # no TeX left
     tex = re.sub(r"\s*([=+])\s*", r" \1 ", tex)
     return " ".join(tex.replace("\0", " Σ_{j=1..d} ").split())
@@ -84,3 +158,78 @@ def one_line(text: str) -> str:
     from headfusion.spec.display import printable
 
     return printable(text)
+
+
+# -- every answer names its kind ---------------------------------------------------------------------
+
+ANSWER_KINDS = ("proved", "found", "testimony", "unknown")
+@lru_cache(maxsize=1)
+def lemma_tables() -> tuple[dict, dict, dict]:
+    """Lemma id → "Lemma LK (Residue classes)", from the kernel's own table; analyze's method names and claim ids → the same."""
+    from headfusion.kernel.statements import LEMMAS as STATED
+    from headfusion.proof.analysis import METHOD_NAMES
+    from headfusion.proof.evidence import CLAIM_OF
+
+    lemmas = {k: f"Lemma {k} ({name})" for k, (name, _, _) in STATED.items()}
+    methods = {text: lemmas[k] for k, text in METHOD_NAMES.items() if k in lemmas}
+    claims = {"lower:newton": lemmas["L5"], "lower:pairs": lemmas["TP"]} | {cid: lemmas[k] for k, cid in CLAIM_OF.items()}
+    return lemmas, methods, claims
+
+
+def answer(kind: str, statement: str, by: str, next_step: str | None = None) -> dict:
+    """An answer with its kind, in the words every command prints and the fields of its --json.
+
+    kind: "proved" (exact mathematics: a lemma instance or a refutation tree, `by` says whether the
+    kernel replayed it), "found" (a head exhibited and checked exactly), "testimony" (a solver's
+    unsat: NOT checked by the kernel) or "unknown" (undecided; `by` says why).  `statement` is what
+    is answered ("no head with at most 24 atoms", "m*(F) = 8"); `next_step` a command to run next.
+    Returns {"answer_kind", "answer", "next"}; `answer_lines` prints it.
+    """
+    if kind not in ANSWER_KINDS:
+        raise ValueError(f"unknown answer kind {kind!r}")
+    phrase = {"proved": f"proved by {by}", "found": f"found by {by}",
+              "testimony": f"solver testimony ({by}), not checked by the kernel", "unknown": f"unknown: {by}"}[kind]
+    return {"answer_kind": kind, "answer": f"{statement} — {phrase}", "next": next_step}
+
+
+def answer_lines(data: dict) -> str:
+    """The answer's two lines for a terminal: `answer: … — proved by …` and `next: …`."""
+    text = f"answer: {one_line(data['answer'])}\n"
+    return text + (f"next: {one_line(data['next'])}\n" if data.get("next") else "")
+
+
+def with_answer(data: dict, answered: dict, after: str | None = None) -> dict:
+    """`data` with the answer's fields (answer_kind, answer, next), placed after the key `after` (else at the end)."""
+    if after not in data:
+        return {**data, **answered}
+    out: dict = {}
+    for key, value in data.items():
+        out[key] = value
+        if key == after:
+            out.update(answered)
+    return out
+
+
+def certificate_answer(summary: dict, theorem: str, next_step: str | None) -> dict:
+    """The answer of a certificate the kernel replayed: its theorem, proved when the bounds meet, else the minimum unknown."""
+    claim = summary.get("lower_bound_claim") or ""
+    lemma = lemma_tables()[2].get(claim) or (f"a refutation tree at m = {claim.removeprefix('search:m')}"
+                                          if claim.startswith("search:m") else claim)
+    testimony = (f"; z3 says m* >= {big(summary['testimony_lower'])}, solver testimony: not checked, not used"
+                 if summary.get("testimony_lower") else "")
+    if summary.get("every_d"):
+        lemma += " on the block, Lemma LP over d disjoint copies"
+    if summary["status"] == "proved":
+        return answer("proved", theorem.rstrip("."), f"{lemma} and the construction (kernel-checked: every claim replayed)",
+                      next_step)
+    return answer("unknown", theorem.rstrip("."), f"m*(F) itself (the kernel-checked bounds, by {lemma} and the construction, "
+                  f"do not meet{testimony})", next_step)
+
+
+def spec_words(args: argparse.Namespace) -> str:
+    """The spec and its --d as a user would type them again (quoted for a shell)."""
+    import shlex
+
+    spec = getattr(args, "spec", "SPEC")
+    words = shlex.quote(spec) if len(spec) <= 200 and spec.isprintable() else "SPEC"  # no control text from input
+    return words + (f" --d {args.d}" if getattr(args, "d", None) is not None else "")

@@ -48,6 +48,8 @@ def build_parser() -> argparse.ArgumentParser:
     certify_ = add("certify", "write a LaTeX/JSON proof certificate (and PDF)")
     _add_spec(certify_)
     certify_.add_argument("--out", default="out", help="output folder")
+    certify_.add_argument("--name", type=checked(lambda v: options.output_name(v)), default=None, metavar="NAME",
+                          help="name the output files NAME.json, NAME.tex, NAME.pdf (default: the spec's slug, e.g. W_d3)")
     pdf = certify_.add_mutually_exclusive_group()
     pdf.add_argument("--pdf", action="store_true", help="require the PDF (exit 2 without a LaTeX engine; default: "
                                                         "the PDF when a LaTeX engine is found)")
@@ -72,6 +74,8 @@ def build_parser() -> argparse.ArgumentParser:
     explore_.add_argument("--timeout", type=checked(lambda v: options.timeout(v, "--timeout", True)), default=30.0, metavar="S",
                           help="search seconds per value where the bounds differ")
     explore_.add_argument("--out", default="out", help="output folder")
+    explore_.add_argument("--name", type=checked(lambda v: options.output_name(v)), default=None, metavar="NAME",
+                          help="name the output files NAME.explore.* (default: the spec's name, e.g. W)")
     _add_output(explore_)
     explore_.set_defaults(handler=cmd_explore)
 

@@ -5,18 +5,21 @@ search and its refutations) reports through one `Progress`: what is done, what i
 the rate.  On a terminal it is a tqdm bar that disappears when the job ends; when stderr
 is not a terminal (a pipe, a log file, CI) it writes a plain line `headfusion: ...` once the
 job has run LOG_AFTER seconds and then at most every LOG_EVERY seconds, so short commands
-stay silent and logs stay readable.  `--quiet` turns it off; stdout (results, --json) is
+stay silent and logs stay readable; a heartbeat thread writes that line (or moves the bar's
+clock) between updates too, so one long step — a single z3 query — still shows in a log.  `--quiet` turns it off; stdout (results, --json) is
 never touched.
 """
 
 from __future__ import annotations
 
 import sys
+import threading
 import time
 from typing import Any
 
 LOG_AFTER = 10.0  # seconds of work before the first plain log line
 LOG_EVERY = 30.0  # seconds between plain log lines
+HEARTBEAT = 1.0  # seconds between the heartbeat's looks: a long single step (one z3 query) still shows it is alive
 
 
 class Progress:
@@ -28,12 +31,26 @@ class Progress:
         self.began = time.monotonic()
         self.logged: float | None = None
         self.bar: Any = None
+        self._lock = threading.Lock()
+        self._stopped = threading.Event()
         if not quiet and _is_terminal():
             from tqdm import tqdm
 
             fmt = None if total is not None else "{desc}{postfix} [{elapsed}]"  # tqdm puts ", " before a postfix
             self.bar = tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, dynamic_ncols=True, leave=False,
                             bar_format=fmt)
+        if not quiet:  # between updates (a single z3 query of an hour), the bar's clock moves and logs get their line
+            threading.Thread(target=self._heartbeat, name="headfusion-progress", daemon=True).start()
+
+    def _heartbeat(self) -> None:
+        while not self._stopped.wait(HEARTBEAT):
+            with self._lock:
+                if self._stopped.is_set():
+                    return
+                if self.bar is not None:
+                    self.bar.refresh()
+                elif self.note or self.total is not None:  # repeat what was said; a bare clock is no news
+                    self._log_if_due()
 
     def __call__(self, note: str) -> None:
         """A status text (the callback form the producers take)."""
@@ -43,16 +60,21 @@ class Progress:
         """New counts and/or status text; redraws the bar or, off a terminal, maybe logs a line."""
         if self.quiet:
             return
-        self.done = self.done if done is None else done
-        self.total = self.total if total is None else total
-        self.note = self.note if note is None else note
-        if self.bar is not None:
-            if self.total is not None:
-                self.bar.total = self.total
-            self.bar.n = self.done
-            self.bar.set_postfix_str(self.note, refresh=False)
-            self.bar.refresh()
-            return
+        with self._lock:
+            self.done = self.done if done is None else done
+            self.total = self.total if total is None else total
+            self.note = self.note if note is None else note
+            if self.bar is not None:
+                if self.total is not None:
+                    self.bar.total = self.total
+                self.bar.n = self.done
+                self.bar.set_postfix_str(self.note, refresh=False)
+                self.bar.refresh()
+                return
+            self._log_if_due()
+
+    def _log_if_due(self) -> None:
+        """Off a terminal: the log line, once the job has run LOG_AFTER s and LOG_EVERY s after the last one."""
         now = time.monotonic()
         if now - self.began >= LOG_AFTER and (self.logged is None or now - self.logged >= LOG_EVERY):
             self.logged = now
@@ -70,10 +92,12 @@ class Progress:
         return f"{self.desc}:{counts}{note} {elapsed:.0f} s elapsed"
 
     def close(self) -> None:
-        """Remove the bar (results follow on stdout)."""
-        if self.bar is not None:
-            self.bar.close()
-            self.bar = None
+        """Stop the heartbeat and remove the bar (results follow on stdout)."""
+        self._stopped.set()
+        with self._lock:
+            if self.bar is not None:
+                self.bar.close()
+                self.bar = None
 
     def __enter__(self) -> "Progress":
         return self

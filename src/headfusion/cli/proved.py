@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from headfusion.cli.common import EXIT_OK, print_json
+from headfusion.cli.common import EXIT_OK, answer, answer_lines, lemma_tables, print_json, spec_words
 from headfusion.cli.progress import Progress
 from headfusion.spec.model import Spec
 
@@ -22,15 +22,14 @@ def answer_from_proof(args: argparse.Namespace, spec: Spec, progress: Progress) 
     if args.smt2 or args.cross_check:
         sys.stderr.write(f"headfusion: no query written or cross-checked: m = {args.atoms} is below the proved lower bound {proved.bound}\n")
     progress.close()
+    lemma = lemma_tables()[0][proved.lemma]
+    again = f"headfusion certify {spec_words(args)}"
+    answered = answer("proved", f"no head with at most {args.atoms} atoms: m*(F) ≥ {proved.bound}",
+                      f"{lemma}, claim {proved.claim_id} (kernel-checked, no solver)", again)
     if args.json:
-        print_json({"spec": spec.text, "title": spec.title, "atoms": args.atoms, "status": "unsat", "answer_kind": "proved",
-                    "proof": proved.to_json()})
+        print_json({"spec": spec.text, "title": spec.title, "atoms": args.atoms, "status": "unsat", **answered, "proof": proved.to_json()})
         return EXIT_OK
-    from headfusion.kernel.statements import LEMMAS
-
-    again = f"headfusion certify {args.spec}" + (f" --d {args.d}" if args.d else "")
     sys.stdout.write(f"{spec.title}, m = {args.atoms}: UNSAT (no head with at most {args.atoms} atoms)\n"
-                     f"  proved by Lemma {proved.lemma} ({LEMMAS[proved.lemma][0]}; claim {proved.claim_id}, kernel-checked, "
-                     f"no solver): m*(F) >= {proved.bound}\n"
-                     f"  the certificate with this claim in full: {again}\n")
+                     f"  proved by {lemma} (claim {proved.claim_id}, kernel-checked, no solver): m*(F) >= {proved.bound}\n"
+                     + answer_lines(answered))
     return EXIT_OK

@@ -6,7 +6,7 @@ import argparse
 import sys
 import time
 
-from headfusion.cli.common import EXIT_OK, UsageError, print_json
+from headfusion.cli.common import EXIT_OK, UsageError, answer, answer_lines, print_json, spec_words
 from headfusion.cli.progress import Progress
 from headfusion.spec.model import Spec
 
@@ -45,6 +45,7 @@ def search_refute(args: argparse.Namespace, spec: Spec, progress: Progress) -> i
     P, Q, vertices = kernel_question(form)  # V checked by the kernel: interior leaves at m ≤ V
     if any(e[-1] for e in list(P) + list(Q)):
         raise UsageError("search: --refute needs rational weights (no e^b weights)")
+    _refuse_big_box(P, Q, args)
     began = time.monotonic()
     if cluster:
         quiet_dask(args.verbose)
@@ -53,7 +54,9 @@ def search_refute(args: argparse.Namespace, spec: Spec, progress: Progress) -> i
 
         def cubes(state: dict) -> None:
             running = f"{state['in_flight']} in flight" + (f" (oldest {state['oldest_running']:.0f} s)" if state["in_flight"] else "")
-            bar.update(done=state["done"], total=state["total"], note=f"{running}, {state['resplits']} re-splits")
+            lost = f", {state['workers_lost']} lost" if state.get("workers_lost") else ""
+            bar.update(done=state["done"], total=state["total"],
+                       note=f"{running}, {state['resplits']} re-splits, {state.get('workers', 0)} workers{lost}")
 
         with bar:
             result = distributed_refute(
@@ -70,9 +73,15 @@ def search_refute(args: argparse.Namespace, spec: Spec, progress: Progress) -> i
     progress.close()
     seconds = time.monotonic() - began
     stats = {k: v for k, v in result.stats.items() if isinstance(v, (int, float, str))}
+    written = None
+    if result.evidence is not None and args.checkpoint:
+        from headfusion.solving.cubes import Checkpoint
+
+        written = Checkpoint(args.checkpoint, P, Q, args.atoms).write_refutation(args.atoms, result.evidence)  # atomic
+    answered = refute_answer(result.status, args, stats.get("reason"), written, vertices)
     if args.json:
         out = {"spec": spec.text, "title": spec.title, "atoms": args.atoms, "status": result.status,
-               "seconds": seconds, "stats": stats}
+               "seconds": seconds, "stats": stats, **answered}
         if result.evidence is not None:
             out["refutation"] = {"atoms": args.atoms, **result.evidence}
         if result.head is not None:
@@ -87,22 +96,64 @@ def search_refute(args: argparse.Namespace, spec: Spec, progress: Progress) -> i
     w = sys.stdout.write
     w(f"{spec.title}, m = {args.atoms}: {result.status.upper()} ({meaning})\n")
     if cluster:
+        lost = (f" ({stats['workers_lost']} lost: the scheduler re-ran their cubes"
+                + (f", {stats['requeued']} re-queued after KilledWorker" if stats.get("requeued") else "") + ")"
+                if stats.get("workers_lost") or stats.get("requeued") else "")
         w(f"  cubes {stats.get('solved', 0)}/{stats.get('cubes', 0)} solved ({stats.get('from_checkpoint', 0)} from the checkpoint), "
-          f"{stats.get('resplits', 0)} re-splits, {stats.get('workers', 0)} workers, {seconds:.2f} s\n")
+          f"{stats.get('resplits', 0)} re-splits, {stats.get('workers', 0)} workers{lost}, {seconds:.2f} s\n")
     else:
         w(f"  in this process (no Dask), {stats.get('nodes', 0)} nodes, {seconds:.2f} s\n")
     if result.evidence is not None:
         w(f"  refutation: {len(result.evidence['tree'])} nodes, {len(result.evidence['multipliers'])} multiplier vectors\n")
-        if args.checkpoint:
-            from headfusion.solving.cubes import Checkpoint
-
-            path = Checkpoint(args.checkpoint, P, Q, args.atoms).write_refutation(args.atoms, result.evidence)  # atomic
-            w(f"  written to {path}\n")
+        if written is not None:
+            w(f"  written to {written}\n")
     if result.head is not None:
         w(f"  head: D with {len(result.head['D'])} atoms (checked exactly)\n")
     if stats.get("reason"):
         w(f"  reason: {stats['reason']}\n")
+    w(answer_lines(answered))
     return EXIT_OK
+
+
+def refute_answer(status: str, args: argparse.Namespace, reason: str | None, written, vertices: int) -> dict:
+    """The answer of `search --atoms M --refute`: a tree the kernel replayed, a head checked exactly, or unknown.
+
+    `vertices`: V of Newt(Q′), checked by the kernel; below it Lemma L5 already excludes m, and a
+    certificate asks no search there (so the next step is a plain certify).
+    """
+    m, spec = args.atoms, spec_words(args)
+    if status == "unsat" and m < vertices:
+        return answer("proved", f"no head with at most {m} atoms: m*(F) > {m}", "a refutation tree (kernel-checked); "
+                      f"Lemma L5 gives it too (Newt(Q') has {vertices} vertices)", f"headfusion certify {spec}")
+    if status == "unsat":
+        where = str(written) if written is not None else "FILE"
+        return answer("proved", f"no head with at most {m} atoms: m*(F) > {m}", "a refutation tree (kernel-checked)",
+                      f"headfusion certify {spec} --refutation {where}"
+                      + ("" if written is not None else "  (FILE: this command's --json output)"))
+    if status == "sat":
+        return answer("found", f"a head with at most {m} atoms exists", "the refutation search, and checked exactly",
+                      f"headfusion certify {spec}")
+    again = f"headfusion search {spec} --atoms {m} --refute --timeout {min(2 * args.timeout, 86400):g}"
+    return answer("unknown", f"a head with at most {m} atoms?", reason or "undecided",
+                  again + ("" if args.checkpoint else " --checkpoint DIR  (DIR keeps solved cubes for the next run)"))
+
+
+def _refuse_big_box(P: dict, Q: dict, args: argparse.Namespace) -> None:
+    """A box the kernel would not replay is refused before any cube is solved (one line, exit 2).
+
+    The kernel regenerates the L3 box of every refutation and refuses boxes over its replay
+    limit, so a refutation of such a box could never be checked: no search is started.
+    """
+    from headfusion.kernel.base import SchemaError
+    from headfusion.kernel.refutation import search_box
+
+    try:
+        search_box(P, Q, args.atoms)
+    except SchemaError as exc:
+        spec = spec_words(args)
+        raise UsageError(f"search --refute at m = {args.atoms}: {exc} (the kernel's replay limit), so no refutation of it "
+                         f"could be checked; instead `headfusion certify {spec}` proves what the lemmas give, and "
+                         f"`headfusion search {spec} --atoms {args.atoms}` asks z3 (solver testimony, not proof)") from None
 
 
 def _install_hint() -> str:

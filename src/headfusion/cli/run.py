@@ -14,7 +14,7 @@ import os
 import sys
 from typing import Callable
 
-from headfusion.cli.common import EXIT_BAD_INPUT, EXIT_CHECK_FAILED, EXIT_OK, one_line, without_out
+from headfusion.cli.common import EXIT_BAD_INPUT, EXIT_CHECK_FAILED, EXIT_OK, given_options, one_line, without_out
 from headfusion.cli.parser import build_parser
 from headfusion.guards import Terminated, on_sigterm
 from headfusion.spec.errors import CheckFailed, InputError
@@ -41,6 +41,13 @@ def _main(parser: argparse.ArgumentParser, argv: list[str] | None) -> int:
         raw_argv = list(sys.argv[1:] if argv is None else argv)
         args = parser.parse_args(raw_argv)
         args.argv_for_record = without_out(raw_argv[1:])  # recorded in certificates: never the output folder
+        args.given = given_options(raw_argv)  # options typed on the command line (an option that does nothing is refused)
+        if isinstance(getattr(args, "spec", None), str) and args.spec.strip().endswith(".toml"):
+            from headfusion.spec.load import resolve_spec_path
+
+            args.spec, note = resolve_spec_path(args.spec.strip())  # proofs/x.toml from another folder: the repository's
+            if note and not args.quiet:
+                sys.stderr.write(f"headfusion: {one_line(note)}\n")
         handler: Callable[[argparse.Namespace], int] | None = getattr(args, "handler", None)
         if handler is None:
             parser.print_help(sys.stderr)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from headfusion.cli.common import EXIT_CHECK_FAILED, EXIT_OK, UsageError, one_line, plain_maths, print_json
+from headfusion.cli.common import (EXIT_CHECK_FAILED, EXIT_OK, UsageError, answer, answer_lines, certificate_answer, one_line,
+                                   plain_maths, print_json)
 from headfusion.cli.progress import Progress
 
 
@@ -21,8 +22,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
             text = read_certificate_text(args.certificate)
             report = verify_text(text, args.timeout)
         else:
+            text = None
             report = verify_bounded(args.certificate, args.timeout)  # cost model, then the kernel in a child with a deadline
-        cert = parse_json(text) if args.resolve and report.ok else None
+        cert = parse_json(text if text is not None else read_certificate_text(args.certificate)) if report.ok else None  # its summary
     except SchemaError as exc:
         raise UsageError(f"{args.certificate}: {exc}") from None
     except OSError as exc:  # e.g. /proc/self/mem: a "regular file" that cannot be read
@@ -38,8 +40,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
             resolved = resolve_testimony(cert)
     ok = report.ok and not any(v == "sat" or v.startswith("hash mismatch") for _, _, v in resolved)
     rows = [{"id": i, "kind": k, "outcome": o, "message": m} for i, k, o, m in report.rows]
+    answered = verification_answer(ok, report.shown[2], cert["summary"] if ok and cert else None, rows, args.certificate)
     if args.json:
-        print_json({"ok": ok, **dict(zip(("function", "title", "theorem"), report.shown)), "claims": rows,
+        print_json({"ok": ok, **dict(zip(("function", "title", "theorem"), report.shown)), **answered, "claims": rows,
                     "resolve": [{"claim": c, "solver": s, "verdict": v} for c, s, v in resolved]})
         return EXIT_OK if ok else EXIT_CHECK_FAILED
     for outcome in ("checked", "testimony", "undecided"):
@@ -58,4 +61,16 @@ def cmd_verify(args: argparse.Namespace) -> int:
         sys.stdout.write(f"certificate verified: {plain_maths(statement)}\n  F = {function}\n  (title, the spec's own label: {title})\n")
     else:
         sys.stdout.write("certificate REJECTED\n")
+    sys.stdout.write(answer_lines(answered))
     return EXIT_OK if ok else EXIT_CHECK_FAILED
+
+
+def verification_answer(ok: bool, statement: str, summary: dict | None, rows: list[dict], path: str) -> dict:
+    """The answer of `verify`: the kernel's theorem when every claim replays (its summary is the kernel's own), else none."""
+    if not ok or summary is None:
+        failed = next((r for r in rows if r["outcome"] == "failed"), None)
+        why = f"{failed['id']} does not re-check" if failed else "the theorem was not checked"
+        return answer("unknown", "this file proves nothing", f"the kernel rejects it ({why})", None)
+    testimony = sum(r["outcome"] == "testimony" for r in rows)
+    answered = certificate_answer(summary, plain_maths(statement), f"headfusion verify {path} --resolve" if testimony else None)
+    return answered

@@ -34,7 +34,27 @@ class ExploreRow:
     rigid_edge_bound: int | None = None  # Lemma LE, when it applies
 
     def to_json(self) -> dict:
-        return asdict(self)
+        """The row's fields and its answer kind (cli/common.answer): proved, testimony or unknown."""
+        return {**asdict(self), "answer_kind": ROW_KINDS[self.decided_by]}
+
+
+ROW_KINDS = {"bounds": "proved", "bounds + exact head from search": "proved", "search (solver evidence)": "testimony",
+             "undecided": "unknown"}  # proved: the bounds meet (computed exactly); testimony: z3 excluded smaller m
+
+
+def parameterised_title(spec) -> str:
+    """The title with its parameter left symbolic (W_d(q) = ..., tournament on K_n, ...)."""
+    if spec.kind == "family":
+        from headfusion.spec.families import FAMILIES
+
+        return FAMILIES[spec.text].title
+    if spec.kind == "toml":
+        from headfusion.spec.toml import read_toml_spec
+
+        document = read_toml_spec(spec.text)
+        name = document.parameter.name if document.parameter else "d"
+        return document.title.replace("{" + name + "}", name)
+    return spec.title
 
 
 def parse_range(text: str) -> range:

@@ -171,7 +171,9 @@ def function_parts(cert: dict) -> dict:
         out["spec_math"] = formula_tex(expanded)
         out["title"] = ("$" + out["spec_math"] + "$") if out["spec_math"] else (
             rf"the TOML spec {tex_tt(toml_name)} at ${tex_text(parameter)}={tex_int(spec.get('d') or 0)}$")
-        out["spec_description"] = (rf"The function of this certificate is the member ${tex_text(parameter)}={tex_int(spec.get('d') or 0)}$ of"
+        member = (rf"the member ${tex_text(parameter)}={tex_int(spec['d'])}$ of" if spec.get("d") is not None
+                  else "defined by")  # a spec without [parameter] (an edge list, an expression) has no member d
+        out["spec_description"] = (rf"The function of this certificate is {member}"
                                    rf" the TOML spec {tex_tt(toml_name)}, whose text the certificate embeds (Appendix~\ref{{sec:source}});"
                                    r" as a sum of heads it is")
     return out

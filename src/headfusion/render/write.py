@@ -21,8 +21,12 @@ def write_certificate(
     out_dir: Path,
     extra_files: dict[str, str] | None = None,
     pdf: bool | None = None,
+    name: str | None = None,
 ) -> dict[str, Path]:
     """Write <slug>.json, <slug>.tex, extra files and (optionally) <slug>.pdf into out_dir.
+
+    `name` (checked by `spec.options.output_name`) replaces the slug in the file names only, the
+    extra files' `<slug>.` prefix included: the certificate itself still records its own slug.
 
     Returns {"json": path, "tex": path, "pdf": path (when built), <extra name>: path, ...}.
     pdf=None builds the PDF when an engine is present, pdf=True requires it, pdf=False skips it.
@@ -38,6 +42,9 @@ def write_certificate(
     if pdf is True and engine is None:
         raise RenderError(f"no LaTeX engine found: {INSTALL_HINT}")
     extra = dict(extra_files or {})
+    if name is not None:
+        extra = {name + k[len(slug):] if k.startswith(slug + ".") else k: v for k, v in extra.items()}
+        slug = sanitize_slug(name)
     for name in extra:
         if not safe_file_name(name):
             raise RenderError(f"unsafe extra file name: {name!r}")

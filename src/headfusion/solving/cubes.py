@@ -255,9 +255,11 @@ def well_formed(tree: object, vectors: object) -> bool:
     return True
 
 
-def writable_folder(folder: str | os.PathLike) -> Path:
-    """The checkpoint folder, created if need be and probed with a write (InputError: a file, /proc, read-only)."""
+def writable_folder(folder: str | os.PathLike) -> None:
+    """Refuse (InputError) a checkpoint folder that cannot be written — a file, /proc, read-only — before any work; the
+    folders the probe made are removed again (the run makes them when it keeps something)."""
     path = Path(folder)
+    made = [p for p in (*reversed(path.absolute().parents), path.absolute()) if not p.exists()]
     try:
         path.mkdir(parents=True, exist_ok=True)
         fd, probe = tempfile.mkstemp(prefix=".probe-", dir=path)
@@ -265,7 +267,10 @@ def writable_folder(folder: str | os.PathLike) -> Path:
         os.unlink(probe)
     except OSError as exc:
         raise InputError(f"--checkpoint {folder}: not a writable folder ({exc.strerror or exc})") from None
-    return path
+    finally:
+        for p in reversed(made):
+            with contextlib.suppress(OSError):
+                p.rmdir()
 
 
 class Checkpoint:
@@ -281,8 +286,25 @@ class Checkpoint:
     """
 
     def __init__(self, folder: str | os.PathLike, P: dict, Q: dict, m: int):
-        self.folder = writable_folder(folder)
+        self.folder = Path(folder)
+        # the folders this run makes (deepest last): a run that ends with nothing in them removes them again
+        self.created = [p for p in (*reversed(self.folder.absolute().parents), self.folder.absolute()) if not p.exists()]
+        try:  # a writable folder, checked before any work (not a file, not /proc)
+            self.folder.mkdir(parents=True, exist_ok=True)
+            os.unlink(self._write(".probe", ""))
+        except OSError as exc:
+            self.discard_if_empty()
+            raise InputError(f"--checkpoint {folder}: not a writable folder ({exc.strerror or exc})") from None
         self.question = question_hash(P, Q, m)
+
+    def discard_if_empty(self) -> None:
+        """Remove the folders this run made, as long as they are empty (a failed start leaves no folder behind)."""
+        for folder in reversed(self.created):
+            try:
+                folder.rmdir()  # only an empty folder; one with files (or another's) stays
+            except OSError:
+                return
+        self.created = []
 
     def path(self, cube: Cube) -> Path:
         key = hashlib.sha256((self.question + json.dumps(cube.to_json())).encode()).hexdigest()[:32]

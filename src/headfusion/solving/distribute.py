@@ -31,9 +31,9 @@ import uuid
 from headfusion.kernel.refutation import search_box
 from headfusion.solving.cubes import Checkpoint, Cube, CubeSpace, glue
 from headfusion.solving.refute import RefuteResult, make_producer, refute, symmetries_of
+from headfusion.solving.workers import CONNECT_TIMEOUT, broadcast_stop, preflight, stop_flag
 from headfusion.spec.errors import InputError
 
-CONNECT_TIMEOUT = 5.0  # seconds to reach a --scheduler and finish Dask's handshake
 INSTALL_HINT = "pip install 'headfusion[cluster]' (dask[distributed])"
 _ADDRESS = re.compile(r"(?:tcp://)?(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252}))(?::(?P<port>[0-9]{1,5}))?\Z")
 _DASK_LOGGERS = ("distributed", "dask", "tornado", "asyncio", "bokeh")
@@ -49,33 +49,11 @@ def _producer(P: dict, Q: dict, m: int, key: str, vertices: int):
     return _PRODUCERS[key, vertices]
 
 
-def _stop_flag(name: str | None):
-    """A cheap `stop()` for the producer: the shared Event, polled at most every 0.25 s."""
-    if name is None:
-        return None
-    from distributed import Event
-
-    event = Event(name)
-    state = {"at": 0.0, "set": False}
-
-    def stop() -> bool:
-        now = time.monotonic()
-        if now - state["at"] >= 0.25:
-            state["at"] = now
-            try:
-                state["set"] = event.is_set()
-            except Exception:  # the scheduler is gone: stop
-                state["set"] = True
-        return state["set"]
-
-    return stop
-
-
 def solve_cube(P: dict, Q: dict, m: int, key: str, path: list, cube_timeout: float, deadline: float | None,
                stop_name: str | None, seed: list, vertices: int = 0) -> dict:
     """One task: refute the cube `path` (Cube.to_json) under its own deadline."""
     start = time.time()
-    stop = _stop_flag(stop_name)
+    stop = stop_flag(stop_name)
     if stop is not None and stop():
         return {"status": "unknown", "reason": "stopped", "seconds": 0.0}
     own = start + cube_timeout if deadline is None else min(start + cube_timeout, deadline)
@@ -140,6 +118,12 @@ def quiet_dask(verbose: bool = False) -> None:
             logging.getLogger(name).setLevel(level)
     for name in _DASK_LOGGERS:
         logging.getLogger(name).setLevel(level)
+    if not verbose and have_dask():  # a version table on stderr; the preflight names what matters (headfusion's version)
+        import warnings
+
+        from distributed.versions import VersionMismatchWarning
+
+        warnings.filterwarnings("ignore", category=VersionMismatchWarning)
 
 
 def _probe(host: str, port: int, address: str) -> None:
@@ -186,13 +170,33 @@ def _client(scheduler: str | None, workers: int | None):
             except (TimeoutError, OSError):
                 raise InputError(f"--scheduler {address}: the scheduler has no workers; start `dask worker {address}` "
                                  "on each machine (one per core: --nthreads 1)") from None
+            preflight(client, f"--scheduler {address}")
             yield client
         return
     n = workers or os.cpu_count() or 1
-    with _workers_ignore_sigint():
-        cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=":0")
-    with cluster, Client(cluster) as client:
-        yield client
+    try:
+        with _workers_ignore_sigint():
+            cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=":0")
+    except Exception as exc:  # e.g. a worker process killed while its nanny starts it
+        raise ClusterStartFailed(f"the LocalCluster did not start ({type(exc).__name__}: {exc})") from None
+    try:
+        try:
+            client = Client(cluster)
+        except Exception as exc:
+            raise ClusterStartFailed(f"no client for the LocalCluster ({type(exc).__name__}: {exc})") from None
+        try:
+            preflight(client, "the LocalCluster")
+            yield client
+        finally:
+            with contextlib.suppress(Exception):  # a cluster that lost workers may fail to close cleanly: not the answer
+                client.close()
+    finally:
+        with contextlib.suppress(Exception):
+            cluster.close()
+
+
+class ClusterStartFailed(RuntimeError):
+    """The LocalCluster could not be started: the search ends "unknown" with this reason."""
 
 
 @contextlib.contextmanager
@@ -222,10 +226,11 @@ class _Progress:
     def __init__(self, progress):
         self.callback = progress if callable(progress) else None
 
-    def update(self, done: int, total: int, resplits: int, running: int, oldest: float = 0.0) -> None:
+    def update(self, done: int, total: int, resplits: int, running: int, oldest: float = 0.0, workers: int = 0,
+               lost: int = 0) -> None:
         if self.callback is not None:
             self.callback({"done": done, "total": total, "resplits": resplits, "in_flight": running,
-                           "oldest_running": round(oldest, 1)})
+                           "oldest_running": round(oldest, 1), "workers": workers, "workers_lost": lost})
 
     def close(self) -> None:
         pass
@@ -252,29 +257,53 @@ def distributed_refute(
     `cube_depth`: at most 2^cube_depth cubes at the start; `cube_timeout`: seconds per
     task, after which the cube is re-split into at most 2^resplit_depth cubes; `deadline`:
     absolute `time.time()` for the whole search ("unknown" after it).  `checkpoint`: a
-    folder where solved cubes are kept (a rerun re-uses them).  `progress`: None (silent)
-    or a callable taking a dict (done, total, resplits, in_flight, oldest_running seconds),
-    called at least every 5 s.  stats: cubes solved/total,
-    re-splits, cubes from the checkpoint, cubes closed with no solve, seconds.  `vertices`:
-    the checked vertex count of Newt(Q′), for interior leaves when m ≤ V (0: none).
+    folder where solved cubes are kept (a rerun re-uses them; a folder this run made stays
+    only if something was kept).  `progress`: None (silent) or a callable taking a dict (done,
+    total, resplits, in_flight, oldest_running seconds, workers, workers_lost), called at least
+    every 5 s.  stats: cubes solved/total, re-splits, cubes from the checkpoint, cubes closed
+    with no solve, workers seen lost, cubes re-queued, seconds.  `vertices`: the checked vertex
+    count of Newt(Q′), for interior leaves when m ≤ V (0: none).
+
+    Before the first cube every worker must import this headfusion (`preflight`, InputError
+    naming the worker otherwise); workers that join later are probed as they appear.  A worker
+    that dies is noticed (stats, progress): the scheduler re-runs its cubes elsewhere, and a
+    cube whose worker died too often (KilledWorker) is re-queued by us up to MAX_REQUEUES times.
     """
     t0 = time.monotonic()
     if search_box(P, Q, m) is None:  # L3: no head fits, the empty tree
         return refute(P, Q, m)
     space = CubeSpace(P, Q, m)
     store = Checkpoint(checkpoint, P, Q, m) if checkpoint is not None else None
+    try:
+        return _conquer(P, Q, m, space, store, scheduler, workers, cube_depth, cube_timeout, deadline,
+                        _Progress(progress), resplit_depth, max_cube_depth, vertices, t0)
+    except ClusterStartFailed as exc:  # a worker died while the LocalCluster started: no verdict, one line
+        return RefuteResult("unknown", None, None, {"cubes": 0, "solved": 0, "resplits": 0, "workers": 0,
+                                                    "seconds": time.monotonic() - t0, "reason": str(exc)})
+    finally:
+        if store is not None:
+            store.discard_if_empty()
+
+
+MAX_REQUEUES = 2  # times one cube is submitted again after Dask gave up on it (KilledWorker)
+NO_WORKER_GRACE = 60.0  # seconds without any worker before the search ends "unknown"
+
+
+def _conquer(P, Q, m, space, store, scheduler, workers, cube_depth, cube_timeout, deadline, bar, resplit_depth,
+             max_cube_depth, vertices, t0) -> RefuteResult:
+    """The cube-and-conquer loop of `distributed_refute`, on a connected and probed cluster."""
     from headfusion.solving.cubes import question_hash
 
     key = store.question if store is not None else question_hash(P, Q, m)
     stats = {"cubes": 0, "solved": 0, "resplits": 0, "from_checkpoint": 0, "closed": 0, "nodes": 0,
-             "cube_seconds": 0.0, "slowest_cube": 0.0, "workers": 0}
-    bar = _Progress(progress)
+             "cube_seconds": 0.0, "slowest_cube": 0.0, "workers": 0, "workers_lost": 0, "requeued": 0}
     root = Cube()
     resplit: dict = {}
     subtrees: dict = {}
     vectors: dict = {}
     pool: list = []
     pool_keys: set = set()
+    requeues: dict = {}
 
     def finish(status: str, reason: str = "", evidence=None, head=None) -> RefuteResult:
         bar.close()
@@ -296,14 +325,17 @@ def distributed_refute(
                 pool.append(v)
 
     with _client(scheduler, workers) as client:
-        from distributed import Event, wait
+        from distributed import wait
 
-        stats["workers"] = len(client.scheduler_info().get("workers", {}))
-        stop = Event(f"headfusion-stop-{uuid.uuid4().hex}", client=client)
+        where = f"--scheduler {scheduler}" if scheduler else "the LocalCluster"
+        known = set(client.scheduler_info().get("workers", {}))
+        stats["workers"] = len(known)
+        stop_name = f"headfusion-stop-{uuid.uuid4().hex}"
         pending: dict = {}
         started: dict = {}  # future -> when it was submitted (progress: how long the oldest cube runs)
         waiting: list = []
         in_flight = 2 * max(stats["workers"], 1)
+        alone_since: list = []  # when the cluster was last seen without workers
 
         def split(cube: Cube, depth: int) -> list:
             tree, cubes = space.split(cube, depth)
@@ -328,14 +360,33 @@ def distributed_refute(
             """Keep about two tasks per worker in flight, so later cubes get the vectors found."""
             while waiting and len(pending) < in_flight:
                 cube = waiting.pop(0)
-                future = client.submit(solve_cube, P, Q, m, key, cube.to_json(), cube_timeout, deadline, stop.name,
+                future = client.submit(solve_cube, P, Q, m, key, cube.to_json(), cube_timeout, deadline, stop_name,
                                        pool[-_POOL_LIMIT:], vertices, pure=False, key=f"cube-{uuid.uuid4().hex}")
                 pending[future] = cube
                 started[future] = time.monotonic()
 
         def report() -> None:
             oldest = max((time.monotonic() - started[f] for f in pending), default=0.0)
-            bar.update(stats["solved"], stats["cubes"], stats["resplits"], len(pending), oldest)
+            bar.update(stats["solved"], stats["cubes"], stats["resplits"], len(pending), oldest, len(known),
+                       stats["workers_lost"])
+
+        def watch_workers() -> str | None:
+            """Notice lost and new workers (new ones are probed); a reason to end when none is left for long."""
+            nonlocal known
+            now = set(client.scheduler_info().get("workers", {}))
+            stats["workers_lost"] += len(known - now)
+            joined = sorted(now - known)
+            known = now
+            if joined:
+                preflight(client, where, workers=joined)  # InputError: a worker without this headfusion joined
+            stats["workers"] = max(stats["workers"], len(now))
+            if now:
+                alone_since.clear()
+                return None
+            alone_since[:] = alone_since or [time.monotonic()]
+            if time.monotonic() - alone_since[0] >= NO_WORKER_GRACE:
+                return f"no worker left for {NO_WORKER_GRACE:.0f} s ({stats['workers_lost']} lost)"
+            return None
 
         def expand(cube: Cube, depth: int) -> None:
             stats["cubes"] -= 1  # the cube is replaced by its pieces
@@ -359,18 +410,27 @@ def distributed_refute(
                 try:
                     done, _ = wait(list(pending), timeout=min(remaining or 5.0, 5.0), return_when="FIRST_COMPLETED")
                 except TimeoutError:
-                    report()  # the clock moves even when no cube finishes
-                    continue
+                    done = set()  # the clock moves even when no cube finishes
                 except Exception as exc:  # the scheduler went away: futures cancelled, comm closed
                     return finish("unknown", f"the connection to the scheduler was lost ({type(exc).__name__})")
+                try:
+                    alone = watch_workers()
+                except InputError:
+                    raise
+                except Exception as exc:
+                    return finish("unknown", f"the connection to the scheduler was lost ({type(exc).__name__})")
+                if alone:
+                    return finish("unknown", alone)
                 for future in done:
                     cube = pending.pop(future)
                     started.pop(future, None)
                     if future.status != "finished":
-                        try:
-                            why = repr(future.exception(timeout=1))
-                        except BaseException as exc:  # cancelled, lost
-                            why = repr(exc)
+                        why = _failure(future)
+                        if why.startswith("KilledWorker") and requeues.get(cube, 0) < MAX_REQUEUES:
+                            requeues[cube] = requeues.get(cube, 0) + 1  # its workers died: try it again
+                            stats["requeued"] += 1
+                            waiting.insert(0, cube)
+                            continue
                         return finish("unknown", f"a task failed or its worker was lost ({future.status}): {why}")
                     res = future.result()
                     stats["cube_seconds"] += res["seconds"]
@@ -394,10 +454,10 @@ def distributed_refute(
                 submit()
                 report()
         finally:
-            with contextlib.suppress(Exception):
-                stop.set()
+            broadcast_stop(client, stop_name)  # running tasks end within 0.25 s, before the cluster closes
             for future in pending:
-                future.cancel()
+                with contextlib.suppress(Exception):
+                    future.cancel()
     evidence = glue(tree, subtrees, vectors, resplit, symmetries_of(P, Q))
     from headfusion.kernel.base import CheckFailed
     from headfusion.kernel.refutation import replay
@@ -409,6 +469,15 @@ def distributed_refute(
     stats["vectors"] = len(evidence["multipliers"])
     stats["tree_nodes"] = len(evidence["tree"])
     return finish("unsat", evidence=evidence)
+
+
+def _failure(future) -> str:
+    """Why a task did not finish: its exception (KilledWorker: its workers died) or its status."""
+    try:
+        exc = future.exception(timeout=1)
+    except BaseException as error:  # cancelled, lost
+        return f"{type(error).__name__}: {error}"
+    return f"{type(exc).__name__}: {exc}" if exc is not None else str(future.status)
 
 
 def _closed_leaves(tree: list) -> int:

@@ -164,32 +164,18 @@ def search(
     return result
 
 
-def write_query_atomic(path: str, text: str) -> None:
-    """Write the query text atomically (temporary file in the same directory, then os.replace)."""
-    import os
-    import tempfile
-
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".smt2-", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
 # -- minimize -------------------------------------------------------------------------------
 
 
 def _form_and_bounds(model_or_form: object, lower: int | None = None) -> tuple:
-    """(exponential form, upper bound, best lower bound) of a model, as `minimize` starts from them."""
+    """(exponential form, upper bound, best lower bound, its lemma) of a model, as `minimize` starts from them."""
     from headfusion.bounds.engine import strongest_lower_bound
 
     form = _form_of(model_or_form)
-    return form, form.upper_bound, lower if lower is not None else strongest_lower_bound(form)[0] or 1
+    if lower is not None:
+        return form, form.upper_bound, lower, None
+    bound, lemma = strongest_lower_bound(form)
+    return form, form.upper_bound, bound or 1, lemma if bound else None
 
 
 @dataclass
@@ -207,6 +193,7 @@ class MinimizeResult:
     seconds: float = 0.0
     reason: str | None = None
     results: list[SearchResult] = field(default_factory=list)
+    lower_bound_lemma: str | None = None  # "L5", "L6", "LK" or "LE": what proved lower_bound (None: given by the caller)
 
     def to_json(self) -> dict:
         """JSON: minimum, status, steps, head (atoms_list)."""
@@ -214,6 +201,7 @@ class MinimizeResult:
             "minimum": self.minimum,
             "status": self.status,
             "lower_bound": self.lower_bound,
+            "lower_bound_lemma": self.lower_bound_lemma,
             "upper_bound": self.upper_bound,
             "seconds": round(self.seconds, 3),
             "steps": self.steps,
@@ -256,8 +244,8 @@ def minimize(
         result = MinimizeResult(None, "unknown", None, None, seconds=time.monotonic() - start)
         result.reason = f"time limit of {timeout:g} s reached while computing the exponential form and the bounds"
         return result
-    form, upper, lower = value
-    result = MinimizeResult(None, "unknown", lower, upper)
+    form, upper, lower, lemma = value
+    result = MinimizeResult(None, "unknown", lower, upper, lower_bound_lemma=lemma)
     m = lower
     while m < upper:
         elapsed = time.monotonic() - start

@@ -64,13 +64,16 @@ def check_cost(model: MultiHead) -> None:
 def _check_numbers(model: MultiHead) -> None:
     if too_many_digits(model.constant):
         raise digits_refusal("the constant")
+    seen: set[int] = set()  # numbers shared between atoms (a family's weight 1) are checked once
     for head, scale in zip(model.heads, model.scales):
         if too_many_digits(scale):
             raise digits_refusal(f"the scale of {_label(head.label)}")
         for atom in head.atoms:
-            numbers = [c for _, c in atom.key] + [atom.weight.coef, atom.weight.exponent, atom.value]
-            if any(too_many_digits(x) for x in numbers):
-                raise digits_refusal(f"a number in {_label(head.label)}")
+            for x in (*(c for _, c in atom.key), atom.weight.coef, atom.weight.exponent, atom.value):
+                if id(x) not in seen:
+                    if too_many_digits(x):
+                        raise digits_refusal(f"a number in {_label(head.label)}")
+                    seen.add(id(x))
 
 
 def _label(text: str) -> str:
@@ -89,6 +92,11 @@ def _check_block(model: MultiHead, heads: list[int], variables: list[int]) -> No
             f"{first} and the heads sharing its variables form one block over {len(variables)} variables; "
             f"the exact engine handles at most {MAX_BLOCK_VARIABLES} per block"
         )
+    if len(heads) == 1 and len(model.heads[heads[0]].atoms) <= 2:
+        # one head with at most two keys: along every variable its keys span one lattice step (L2), within
+        # every degree limit; only its weights remain to be checked (the common case of sums over coordinates)
+        _check_t_degree(model, heads, first)
+        return
     # per variable: the gcd of all coordinate differences in the block (coordinates of a head
     # are taken relative to its first atom, missing coordinates are 0)
     steps: dict[int, Fraction] = {}
@@ -115,7 +123,14 @@ def _check_block(model: MultiHead, heads: list[int], variables: list[int]) -> No
                 f"{first}: the keys along q{j + 1} span {_short(degree)} lattice steps in one block "
                 f"(limit {limit}); the exact engine cannot expand this yet"
             )
+    _check_t_degree(model, heads, first)
+
+
+def _check_t_degree(model: MultiHead, heads: list[int], first: str) -> None:
+    """The powers of t = e^(1/L) that the block's weights e^b span, within MAX_T_DEGREE."""
     exponents = [a.weight.exponent for h in heads for a in model.heads[h].atoms]
+    if not any(exponents):
+        return
     scale = lcm(1, *(b.denominator for b in exponents))
     t_degree = sum((max(e) - min(e)) * scale for e in
                    ([a.weight.exponent for a in model.heads[h].atoms] for h in heads))

@@ -177,6 +177,10 @@ class _Evaluator:
             return self._power(node)
         if isinstance(node, ast.Call):
             return self._call(node)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitXor):
+            raise SpecError(f"'^' in {_short_text(self._text(node))} is not a power here: write ** (e.g. 2**3)")
+        if isinstance(node, ast.BinOp):
+            raise SpecError(f"unsupported operator in {_short_text(self._text(node))} (allowed: + - * / and ** of numbers)")
         raise SpecError(f"unsupported syntax: {_describe(node)}")
 
     def _sum(self, node: ast.BinOp) -> Value:
@@ -258,6 +262,9 @@ class _Evaluator:
         if not isinstance(node.func, ast.Name):
             raise SpecError(f"unsupported call: {self._text(node.func)}")
         name = node.func.id
+        if name == "exp":
+            raise SpecError("unknown function 'exp': exp(...) is not a head; write sigmoid(L) for 1/(1 + exp(-L)), tanh(L) or attn([...], [...]); "
+                            "a weight e^b is a bias b inside a logit, e.g. sigmoid(q1 + 1/2)")
         if name not in FUNCTIONS:
             raise SpecError(f"unknown function '{name}'{did_you_mean(name, FUNCTIONS)} (allowed: {', '.join(sorted(FUNCTIONS))})")
         if node.keywords or any(isinstance(a, ast.Starred) for a in node.args):

@@ -25,24 +25,20 @@ def _unit(j: int, scale: Fraction = Fraction(1)) -> tuple[tuple[int, Fraction], 
 
 def sigmoid_sum(d: int) -> MultiHead:
     """W_d(q) = σ(q_1) + … + σ(q_d): head j has atoms (e_j, value 1) and (0, value 0)."""
-    zero = ()
-    one = Weight(Fraction(1))
-    heads = tuple(
-        Head((Atom(_unit(j), one, Fraction(1)), Atom(zero, one, Fraction(0))), f"sigmoid(q{j + 1})")
-        for j in range(d)
-    )
-    return MultiHead(d, heads, tuple(Fraction(1) for _ in heads), Fraction(0), description=f"W_{d}")
+    return _coordinate_sum(d, Fraction(1), Fraction(0), "sigmoid", f"W_{d}")
 
 
 def tanh_sum(d: int) -> MultiHead:
     """T_d(q) = tanh(q_1) + … + tanh(q_d): head j has atoms (2e_j, value 1) and (0, value −1)."""
-    zero = ()
-    one = Weight(Fraction(1))
-    heads = tuple(
-        Head((Atom(_unit(j, Fraction(2)), one, Fraction(1)), Atom(zero, one, Fraction(-1))), f"tanh(q{j + 1})")
-        for j in range(d)
-    )
-    return MultiHead(d, heads, tuple(Fraction(1) for _ in heads), Fraction(0), description=f"T_{d}")
+    return _coordinate_sum(d, Fraction(2), Fraction(-1), "tanh", f"T_{d}")
+
+
+def _coordinate_sum(d: int, slope: Fraction, low: Fraction, name: str, description: str) -> MultiHead:
+    """Σ_j of the head with atoms (slope·e_j, value 1) and (0, value low); one number object per value, shared
+    by every head (checking and hashing 10^5 heads' numbers is then cheap)."""
+    zero, one, high = (), Weight(Fraction(1)), Fraction(1)
+    heads = tuple(Head((Atom(_unit(j, slope), one, high), Atom(zero, one, low)), f"{name}(q{j + 1})") for j in range(d))
+    return MultiHead(d, heads, (high,) * d, Fraction(0), description=description)
 
 
 @dataclass(frozen=True)

@@ -36,8 +36,9 @@ def load_spec(text: str, d: int | None = None) -> Spec:
     elif stripped.endswith(".toml"):
         from headfusion.spec.toml import load_toml_spec  # the TOML format lives in its own module
 
-        spec = load_toml_spec(stripped, d)
+        spec = load_toml_spec(resolve_spec_path(stripped)[0], d)
     else:
+        _refuse_path_without_suffix(stripped)
         if BARE_NAME.match(stripped) and not VARIABLE.match(stripped) and stripped not in FUNCTIONS | {"exp", "sin", "cos"}:
             raise SpecError(unknown_name(stripped))
         if d is not None:
@@ -48,11 +49,45 @@ def load_spec(text: str, d: int | None = None) -> Spec:
     return spec
 
 
+def repository_proofs() -> Path | None:
+    """The `proofs/` folder of the repository this headfusion runs from (a source checkout), or None."""
+    folder = Path(__file__).resolve().parents[3] / "proofs"
+    return folder if folder.is_dir() else None
+
+
+def resolve_spec_path(text: str) -> tuple[str, str | None]:
+    """(the spec file to read, a note naming it when it is not the path as given).
+
+    A relative path not found in the working folder is looked up in the repository (`proofs/x.toml`
+    from another folder) and in its `proofs/` (`x.toml`); the note says which file is used.
+    """
+    path = Path(text)
+    if path.is_file() or path.is_absolute():
+        return text, None
+    proofs = repository_proofs()
+    if proofs is not None:
+        for candidate in (proofs.parent / path, proofs / path):
+            if candidate.is_file() and candidate.resolve().is_relative_to(proofs.parent):
+                return str(candidate), f"{text} is not in the working folder: using {candidate}"
+    return text, None
+
+
+def _refuse_path_without_suffix(text: str) -> None:
+    """A spec file named without its .toml (`proofs/sigmoid_sum`) is refused with the name to type, not read as an expression."""
+    if not re.fullmatch(r"[\w./-]+", text) or "/" not in text:  # a bare word is a family name (unknown_name)
+        return
+    found, _ = resolve_spec_path(text + ".toml")
+    if Path(found).is_file():
+        raise SpecError(f"{text!r} is no expression; did you mean the spec file {text}.toml? (spec paths end in .toml)")
+    if Path(text).is_file():
+        raise SpecError(f"{text} is a file, but a spec file's name ends in .toml (and an expression is not a path)")
+
+
 def unknown_name(name: str) -> str:
     """The message for a bare word that is neither a family nor a variable: the families, a near miss, a TOML file."""
     hint = did_you_mean(name, list(FAMILIES))
     path = Path("proofs") / f"{name}.toml"
-    if path.is_file():
+    if Path(resolve_spec_path(str(path))[0]).is_file():
         hint = f"; did you mean the spec file {path}?"
     return (f"unknown family '{name}'{hint} (families: {', '.join(FAMILIES)}; or an expression over q1, q2, ..., "
             "or a path ending in .toml)")

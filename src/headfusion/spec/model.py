@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import cached_property
 from fractions import Fraction
 from typing import Sequence
 
@@ -59,9 +60,9 @@ class Head:
         if not self.atoms:
             raise ValueError("a head needs at least one atom")
 
-    @property
+    @cached_property
     def size(self) -> int:
-        """Number of distinct keys (L1: the size of the merged head)."""
+        """Number of distinct keys (L1: the size of the merged head); computed once (hashing keys of Fractions is slow)."""
         return len({atom.key for atom in self.atoms})
 
     def numeric_value(self, q: Sequence[float]) -> float:

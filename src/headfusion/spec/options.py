@@ -70,7 +70,8 @@ def flag(value: object, name: str) -> bool:
 
 
 def out_dir(value: object, name: str = "--out") -> Path:
-    """A folder the certificate can be written to: an existing writable directory, or one that can be made.
+    """A folder the certificate can be written to: an existing writable directory, or one that can be made
+    (the command line says which folders it made: `cli.common.missing_folders`).
 
     Refused (nothing written): a regular file, a symlink loop, a path in /proc, /sys or /dev,
     a read-only or unwritable place.  Writability is probed with a temporary file that is
@@ -108,6 +109,17 @@ def out_dir(value: object, name: str = "--out") -> Path:
     except (OSError, RuntimeError, StopIteration) as exc:
         raise InputError(f"{name} {text}: not a writable folder ({_reason(exc)})") from None
     return path
+
+
+def output_name(value: object, name: str = "--name") -> str | None:
+    """The base name of output files (`--name mine` writes mine.json, mine.tex, ...): None, or 1-64 of [A-Za-z0-9_-]."""
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise InputError(f"{name} must be a string, got {_show(value)}")
+    from headfusion.spec.toml_document import check_name
+
+    return check_name(value, name)
 
 
 def _reason(exc: BaseException) -> str:

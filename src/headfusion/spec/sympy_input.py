@@ -13,7 +13,7 @@ from headfusion.spec.expressions import VARIABLE, SpecError
 
 MAX_NODES = 100_000
 HEADS = ("sigmoid", "tanh")
-NAMES = "sigmoid(L), tanh(L), attn((L1, ...), (v1, ...)), log(r), rationals and the symbols q1, q2, ..."
+NAMES = "sigmoid(L), tanh(L), attn(Tuple(L1, ...), Tuple(v1, ...)) (hf.attn takes lists), log(r), rationals and the symbols q1, q2, ..."
 
 
 def is_sympy(value: object) -> bool:

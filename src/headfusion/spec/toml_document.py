@@ -32,7 +32,7 @@ RESERVED = frozenset({"i", "j", "e", "prefix", "q"})
 
 TOP_KEYS = frozenset({"name", "title", "description", "parameter", "graph", "function"})
 PARAMETER_KEYS = frozenset({"name", "min", "max", "default", "description"})
-FUNCTION_KEYS = frozenset({"sum", "term", "constant", "per_term"})
+FUNCTION_KEYS = frozenset({"sum", "term", "constant", "per_term", "expression"})
 GRAPH_KEYS = frozenset({"generator", "edges"})
 
 
@@ -72,7 +72,7 @@ class TomlSpec:
     title: str
     description: str
     parameter: ParameterRange | None
-    sum_kind: str  # "range" | "edges"
+    sum_kind: str  # "range" | "edges" | "expression" (a fixed function: `term` holds the expression)
     range_bounds: tuple[str, str] | None  # the two bound texts of "j = A..B"
     term: str
     constant: str | None
@@ -99,6 +99,8 @@ def document_from_data(data: dict, text: str, where: str) -> TomlSpec:
     if not isinstance(function, dict):
         raise SpecError(f"{where}: 'function' must be a table [function]")
     _check_keys(function, FUNCTION_KEYS, "[function]", where)
+    if "expression" in function:
+        return _fixed_function(data, function, text, where, name, title, description, parameter)
     sum_text = _string(function, "sum", where, "[function]")
     term = _string(function, "term", where, "[function]")
     if not term.strip():
@@ -142,6 +144,25 @@ def document_from_data(data: dict, text: str, where: str) -> TomlSpec:
     return TomlSpec(  # the title is shown everywhere: no control text
         where, name, title, description, parameter, sum_kind, range_bounds, term, constant, per_term, generator, edges, text
     )
+
+
+def _fixed_function(data: dict, function: dict, text: str, where: str, name: str | None, title: str | None,
+                    description: str, parameter: ParameterRange | None) -> TomlSpec:
+    """`[function] expression = "..."`: one fixed function, in the command-line language, with no sum and no parameter."""
+    others = sorted(k for k in function if k != "expression")
+    if others:
+        raise SpecError(f"{where}: [function] 'expression' is the whole function: leave out {', '.join(others)} "
+                        "(or write a sum with 'sum' and 'term' instead)")
+    if parameter is not None or data.get("graph") is not None:
+        raise SpecError(f"{where}: [function] 'expression' is a fixed function: it takes no "
+                        + ("[parameter]" if parameter is not None else "[graph]") + " (write a sum with 'sum' and 'term' for a family)")
+    expression = _string(function, "expression", where, "[function]")
+    if not expression.strip():
+        raise SpecError(f"{where}: [function] 'expression' is empty")
+    if "{" in expression or "}" in expression:
+        raise SpecError(f"{where}: [function] 'expression' has no placeholders ({{...}}): it is one fixed function")
+    shown = printable(title) if title is not None else printable(" ".join(expression.split()))
+    return TomlSpec(where, name, shown, description, None, "expression", None, expression, None, {}, None, None, text)
 
 
 def default_title(sum_kind: str, bounds: tuple[str, str] | None, term: str, constant: str | None,

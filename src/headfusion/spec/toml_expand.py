@@ -201,6 +201,8 @@ def expand(spec: TomlSpec, d: int | None) -> Expansion:
     """Expand the sum template at parameter value d (default if None) into expression texts."""
     value = resolve_parameter(spec, d)
     parameter_names = frozenset({spec.parameter.name}) if spec.parameter else frozenset()
+    if spec.sum_kind == "expression":  # a fixed function: the expression is the one term
+        return Expansion(spec, None, (("the expression", spec.term),), None, 1)
     if spec.sum_kind == "range":
         assert spec.range_bounds is not None
         low, high = (bound_value(b, value) for b in spec.range_bounds)

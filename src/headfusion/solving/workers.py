@@ -1,0 +1,128 @@
+"""The workers of a refutation cluster: the preflight probe and the stop flag (solving/distribute.py uses both).
+
+`preflight` runs a probe on every worker before the first cube: it imports headfusion there and
+reports its version and a digest of its source files, so a worker set up wrong is named in one
+line (InputError) instead of failing every cube it gets.  The probe is compiled from source under
+a module name that does not exist, so cloudpickle sends it by value and it runs where headfusion
+is missing.  The stop flag of a run is raised on every worker by `Client.run` (an out-of-band
+message handled in the worker's event loop) and polled by the producer.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+from headfusion.spec.errors import InputError
+
+CONNECT_TIMEOUT = 5.0  # seconds to reach a --scheduler and finish Dask's handshake; also the preflight's wait
+
+_STOPPED: set[str] = set()  # per worker process: the stop flags raised by `raise_stop_flag`
+
+
+def raise_stop_flag(name: str) -> None:
+    """Run on every worker (`Client.run`, in the worker's event loop): the tasks of run `name` stop."""
+    _STOPPED.add(name)
+
+
+def stop_flag(name: str | None):
+    """A cheap `stop()` for the producer: has the run's stop flag been raised in this process?
+
+    The flag is set by the main process through `Client.run` (an out-of-band message to each
+    worker), not a `distributed.Event`: an Event in a task opens a worker client, whose loop is
+    gone when the worker shuts down, and its `__del__` printed "IOLoop is closed" tracebacks.
+    """
+    if name is None:
+        return None
+    return lambda: name in _STOPPED
+
+
+def broadcast_stop(client, name: str, timeout: float = 5.0) -> None:
+    """Raise the stop flag on every worker, waiting at most `timeout` s (a worker that does not answer is not waited for)."""
+    import threading
+
+    def send() -> None:
+        with contextlib.suppress(Exception):
+            client.run(raise_stop_flag, name, on_error="ignore")
+
+    sender = threading.Thread(target=send, daemon=True)
+    sender.start()
+    sender.join(timeout)
+
+
+# -- preflight: every worker imports this headfusion --------------------------------------------------
+
+# The probe runs on workers that may lack headfusion: it is compiled here from source, under a module
+# name that does not exist, so that it travels by value (cloudpickle) and imports nothing of ours.
+_PROBE_SOURCE = """
+def headfusion_probe():
+    import hashlib, pathlib, socket, sys
+    report = {"python": sys.executable, "host": socket.gethostname()}
+    try:
+        import headfusion
+    except Exception as exc:
+        report["error"] = f"{type(exc).__name__}: {exc}"
+        return report
+    root = pathlib.Path(headfusion.__file__).resolve().parent
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\\0" + path.read_bytes())
+    report["version"] = getattr(headfusion, "__version__", "?")
+    report["digest"] = digest.hexdigest()[:12]
+    return report
+"""
+
+
+def _probe_function():
+    namespace: dict = {"__name__": "headfusion_worker_probe"}
+    exec(compile(_PROBE_SOURCE, "<headfusion worker probe>", "exec"), namespace)  # our own constant source, not input
+    return namespace["headfusion_probe"]
+
+
+def local_build() -> dict:
+    """This process's headfusion as the probe reports it: version and a digest of its source files."""
+    return _probe_function()()
+
+
+def preflight(client, where: str, workers: list[str] | None = None, timeout: float = CONNECT_TIMEOUT) -> dict:
+    """Every worker (or those listed) imports headfusion and reports its version, or InputError naming the worker.
+
+    A worker without headfusion, or with another version or other sources (digest of its .py
+    files), would fail every cube it gets; refused here, before the first cube, in seconds.
+    Returns {address: report}.
+    """
+    import threading
+
+    here = local_build()
+    found: dict = {}
+
+    def ask() -> None:
+        with contextlib.suppress(Exception):
+            found.update(client.run(_probe_function(), workers=workers, on_error="return"))
+
+    asking = threading.Thread(target=ask, daemon=True)
+    asking.start()
+    asking.join(timeout)
+    info = client.scheduler_info().get("workers", {})
+    expected = list(workers) if workers is not None else list(info)
+    bad = []
+    for address in expected:
+        report = found.get(address)
+        name = info.get(address, {}).get("name")
+        label = f"worker {address}" + (f" ({name})" if name not in (None, address) else "")
+        if report is None:
+            bad.append(f"{label} did not answer within {timeout:g} s")
+        elif isinstance(report, BaseException) or not isinstance(report, dict):
+            bad.append(f"{label} could not run the probe ({type(report).__name__})")
+        elif "error" in report:
+            bad.append(f"{label} ({report['python']} on {report['host']}) cannot import headfusion ({report['error']})")
+        elif report.get("version") != here["version"]:
+            bad.append(f"{label} ({report['python']} on {report['host']}) runs headfusion {report['version']}, "
+                       f"this process {here['version']}")
+        elif report.get("digest") != here["digest"]:
+            bad.append(f"{label} ({report['python']} on {report['host']}) runs headfusion {report['version']} built "
+                       f"from other sources (digest {report['digest']}, here {here['digest']})")
+    if bad:
+        more = f" (and {len(bad) - 1} more worker{'s' if len(bad) > 2 else ''})" if len(bad) > 1 else ""
+        raise InputError(f"{where}: {bad[0]}{more}; every worker needs this headfusion {here['version']}: "
+                         f"pip install 'headfusion[cluster]=={here['version']}' in the worker's Python, then restart it")
+    return found

@@ -17,6 +17,7 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings, strategies as st
 
 from headfusion.bounds.engine import function_bounds
+from headfusion.kernel.base import SchemaError
 from headfusion.kernel.verify import verify_certificate
 from headfusion.proof.analysis import analyze
 from headfusion.proof.claims import build_certificate
@@ -366,3 +367,29 @@ def test_a_family_outside_lemma_lf_is_refused(capsys, tmp_path):
     code, out, err = run_cli(capsys, "certify", str(spec), "--every-d", "--out", str(tmp_path))
     assert code == 2 and err.count("\n") == 1 and "no theorem for every n" in err and "Traceback" not in err
     assert not list(tmp_path.glob("*.json"))
+
+
+# -- the adversary's findings on the new claims ---------------------------------------------------------------
+
+
+STEALTH = ('title = "tournament on the cycle C_{n}"\n[parameter]\nname = "n"\nmin = 3\nmax = 17\ndefault = 4\n[graph]\ngenerator = "cycle"\n'
+           '[function]\nsum = "edges"\nterm = "(1 - ({n}-3)*({n}-4)*({n}-5)*({n}-6)*({n}-7)*({n}-8)/720)*sigmoid(q{i} - q{j})"\n')
+
+
+def test_a_family_whose_term_changes_beyond_the_checked_members_is_refused(capsys, tmp_path, cycles):
+    """The coefficient is 1 at n = 3..8 and 0 at n = 9: F_9 = 0 is no tournament of C_9, so no theorem for every n."""
+    spec = tmp_path / "stealth.toml"
+    spec.write_text(STEALTH)
+    code, out, err = run_cli(capsys, "certify", str(spec), "--every-d", "--no-pdf", "--out", str(tmp_path))
+    assert code == 2 and "needs the term sigmoid(q{i} - q{j}) itself" in err and not list(tmp_path.glob("*.json"))
+    forged = copy.deepcopy(cycles)
+    forged["spec"]["source"] = STEALTH  # the genuine certificate with the stealth spec embedded: the statement layer refuses it
+    assert "def:F" in failures(forged)
+
+
+def test_a_slice_substitution_of_huge_degree_is_refused_in_the_kernel(diamond):
+    cert = copy.deepcopy(diamond)
+    entry = claim(cert, "lower:slices")["evidence"]["shapes"][0]
+    entry["omega"] = [x * 200001 for x in entry["omega"]]  # Y stays on one level; Z(x′·y^ω) would have degree ~4·10^5
+    with pytest.raises(SchemaError, match="degree of Z"):
+        verify_certificate(cert)

@@ -28,6 +28,7 @@ from headfusion.kernel.refutation import _point
 FIELDS = {"vertices": {"method", "vertices"}, "hexagon": {"method", "factors"},
           "slices": {"method", "A", "B", "omega", "point", "roots", "mu"}}
 MAX_NESTING = 12  # slices of slices
+MAX_SLICE_DEGREE = 2_000  # span of y in Z(x′·y^ω): each root costs a division of this length
 
 
 def _binomial(f: Poly) -> tuple[tuple[int, ...], Fraction, int]:
@@ -78,6 +79,7 @@ def slices(R: Poly, item: dict, rank: int, used: set, depth: int) -> int:
         at[k] = at.get(k, 0) + c * prod((p**x for p, x in zip(point, e[:-1])), start=Fraction(1))
     at = {k: c for k, c in at.items() if c}
     require(at, "B vanishes identically on the curve x′ ⊙ s^ω")
+    within(max(k for k, _ in at) - min(k for k, _ in at), MAX_SLICE_DEGREE, "degree of Z(x′·y^ω)")
     require(isinstance(item["roots"], list), "the roots must be a list")
     seen, r = set(), 0
     for rho, k in item["roots"]:

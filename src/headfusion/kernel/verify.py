@@ -67,16 +67,14 @@ def known_fields(value: object, schema: object, where: str = "evidence") -> None
 
 
 def _sub_check(check: str) -> Callable:
-    """A check as a face function's claim gets it: its fields checked first (search:mN only as a refutation)."""
+    """A check as a face function's claim gets it: its fields checked first."""
     def run(model: Model, ev: dict, facts: dict) -> tuple:
-        require(check != "refutation" or (isinstance(ev, dict) and "tree" in ev), "a face function's search claim must be a refutation")
         known_fields(ev, FIELDS.get(check))
         return KINDS[check][2](model, ev, facts)
     return run
 
 
-SUB_CHECKS = {cid: _sub_check(FIXED[cid]) for cid in ("exp-form", "coprime", "lower:newton", "lower:unit-roots") + LOWER} | {
-    "search": _sub_check("refutation")}
+SUB_CHECKS = {cid: _sub_check(FIXED[cid]) for cid in ("exp-form", "coprime", "lower:newton", "lower:unit-roots") + LOWER}
 
 
 @dataclass(frozen=True)

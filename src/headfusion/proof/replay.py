@@ -105,6 +105,23 @@ def _tilt_work(claims: list) -> int:
         return 0  # absent or malformed: the kernel says so
 
 
+MAX_GRAPH_WORK = 5_000_000  # Σ 3^(vertices) over the face functions whose vertices are a graph's orientations (3^12 ≈ 531,441)
+
+
+def _graph_work(evidence: dict) -> int:
+    """Σ over face functions counted by Lemma LG of 3^(their variables): the work of the kernel's source recursion."""
+    work = 0
+    for entry in evidence.get("functions", []) if isinstance(evidence.get("functions"), list) else ():
+        claims = dict(c for c in entry.get("claims", []) if isinstance(c, list) and len(c) == 2) if isinstance(entry, dict) else {}
+        newton, exp = claims.get("lower:newton"), claims.get("exp-form")
+        try:
+            graphs = sum(1 for s in newton["shapes"] if s.get("method") == "graph")
+            work += graphs * 3 ** (1 + max(len(s["rows"]) for s in exp["shapes"])) if graphs else 0
+        except (TypeError, KeyError, AttributeError, ValueError):
+            continue  # malformed: the kernel says so
+    return work
+
+
 def _faces_unreached(evidence: dict) -> int:
     """Face functions of a lower:faces table that no face reaches, directly or through a nested lower:faces (each
     costs a replay and proves nothing)."""
@@ -148,6 +165,7 @@ def certificate_cost(cert: object) -> None:
             refutation_cost(evidence, row_terms)
         if isinstance(claim, dict) and claim.get("id") == "lower:faces" and isinstance(evidence, dict):
             within(_faces_unreached(evidence), 0, "face functions not reached from the faces")
+            within(_graph_work(evidence), MAX_GRAPH_WORK, "vertex-set pairs of the acyclic-orientation counts of the face functions")
             for entry in evidence.get("functions", []) if isinstance(evidence.get("functions"), list) else ():
                 for item in entry.get("claims", []) if isinstance(entry, dict) and isinstance(entry.get("claims"), list) else ():
                     if isinstance(item, list) and len(item) == 2 and isinstance(item[1], dict) and "multipliers" in item[1]:

@@ -72,6 +72,9 @@ def graph_family(name: str | None, source: str | None) -> tuple[Spec, str, str, 
     doc = parse_toml_text(source, "the embedded TOML spec")
     if doc.sum_kind != "edges" or doc.generator is None or doc.parameter is None or doc.per_term:
         raise SpecError("the theorem for every n needs a TOML sum over the edges of a graph generator with a parameter n (no per-term data)")
+    if " ".join(doc.term.split()) not in ("sigmoid(q{i} - q{j})", "sigmoid(q{j} - q{i})") or (doc.constant and "{" in doc.constant):
+        raise SpecError("the theorem for every n needs the term sigmoid(q{i} - q{j}) itself (no other placeholder, coefficient or"
+                        " parameter-dependent constant: the members beyond those checked must be the graph's tournament)")
     generator = GENERATORS[doc.generator]
     first = max(doc.parameter.min, generator.min_vertices, 3 if doc.generator in ("cycle_graph", "complete_graph") else 2)
     members = {n: toml_spec_at(doc, "the embedded TOML spec", n, name).model for n in range(first, LAST_MEMBER + 1)

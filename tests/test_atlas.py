@@ -76,6 +76,7 @@ def test_a_folder_of_another_atlas_is_refused(tmp_path, capsys):
     assert code == 2 and "another spec" in err
 
 
+@pytest.mark.slow  # a SIGTERM'd run and its rerun
 def test_a_killed_atlas_resumes_without_redoing_points(tmp_path, capsys):
     """SIGTERM in the middle of a run; the second run reuses every point the first one finished."""
     argv = [sys.executable, "-m", "headfusion", "atlas", TRIPLES, "a=1..2", "b=a+1..4", "c=b+1..5", "--out", str(tmp_path),
@@ -100,6 +101,7 @@ def test_a_killed_atlas_resumes_without_redoing_points(tmp_path, capsys):
 SEARCHED = (TRIPLES, "a=1..1", "b=2..3", "c=b+1..4")  # (1,2,3), (1,2,4), (1,3,4): solver questions in child processes
 
 
+@pytest.mark.slow  # a LocalCluster
 def test_on_a_two_worker_local_cluster(tmp_path, capsys):
     pytest.importorskip("distributed")
     serial = atlas(capsys, tmp_path / "serial", *SEARCHED)

@@ -99,7 +99,7 @@ def _compiled(args: list[str], tmp_path):
 
 
 @needs_latex
-@pytest.mark.parametrize("name,args", SPECS, ids=[s[0] for s in SPECS])
+@pytest.mark.parametrize("name,args", [pytest.param(n, a, id=n, marks=[pytest.mark.slow] * (n not in ("W3", "triangle"))) for n, a in SPECS])
 def test_certificate_compiles_without_warnings(tmp_path, name, args):
     _, tex, log = _compiled(args, tmp_path)
     assert _problems(log) == [], f"{name}: LaTeX reported problems"

@@ -97,6 +97,7 @@ def symmetric_refutation() -> dict:
     return {"atoms": 7, **found.evidence}
 
 
+@pytest.mark.slow  # its refutation fixture takes about 8 s
 def test_certify_with_a_supplied_refutation(tmp_path, monkeypatch, capsys, symmetric_refutation):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "r.json").write_text(json.dumps({"status": "unsat", "seconds": 1.5, "refutation": symmetric_refutation}))

@@ -12,6 +12,7 @@ import tempfile
 from pathlib import Path
 from unittest import mock
 
+import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from headfusion.cli import main
@@ -101,6 +102,7 @@ option_values = st.one_of(
 )
 
 
+@pytest.mark.slow  # about 20 s: the quick suite keeps the verify fuzz
 @SETTINGS
 @given(command=st.sampled_from(["analyze", "search", "certify", "explore"]),
        option=st.sampled_from(["--d", "--timeout", "--atoms", "--jobs", "--search-timeout", "--range", "--out"]),

@@ -84,6 +84,7 @@ def test_a_kill_leaves_a_whole_set(tmp_path, duration, signum, run):
     assert_whole(out, names)
 
 
+@pytest.mark.slow  # several processes killed at several moments
 def test_a_kill_before_the_first_set_leaves_nothing_or_everything(tmp_path, duration):
     seconds, names = duration
     out, tmp = tmp_path / "out", tmp_path / "tmp"

@@ -63,7 +63,7 @@ FOUNDATION_AND_SEARCH_FUNCTIONS = [
 ]
 
 
-@pytest.mark.parametrize("spec", FOUNDATION_AND_SEARCH_FUNCTIONS)
+@pytest.mark.parametrize("spec", [pytest.param(s, marks=[pytest.mark.slow] * (i % 3 != 0)) for i, s in enumerate(FOUNDATION_AND_SEARCH_FUNCTIONS)])
 def test_functions_of_the_issues_certify_compile_and_verify(tmp_path, monkeypatch, capsys, spec):
     from headfusion.render.files import latex_engine
 
@@ -125,6 +125,7 @@ def _tampered(refutation: dict, how: str) -> dict:
     return bad
 
 
+@pytest.mark.slow  # the refutation fixture (about 8 s), then eight refusals
 @pytest.mark.parametrize("content", ["leaf", "m", "vector", "not a refutation", "float", "no-search", "junk node",
                                      "junk symmetry"])
 def test_certify_refuses_a_bad_supplied_refutation(tmp_path, monkeypatch, capsys, symmetric_refutation, content):
@@ -148,6 +149,7 @@ def test_certify_refuses_a_bad_supplied_refutation(tmp_path, monkeypatch, capsys
     assert not (tmp_path / "o").exists() or not list((tmp_path / "o").iterdir())
 
 
+@pytest.mark.slow
 def test_a_supplied_refutation_keeps_its_symmetries(tmp_path, monkeypatch, capsys, symmetric_refutation):
     """SYMMETRIC: the refutation at m = 7 has image leaves under q1 <-> q2."""
     assert symmetric_refutation.get("symmetries") == [[1, 0]]

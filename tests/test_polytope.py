@@ -59,7 +59,7 @@ def assert_witnesses(graph: NewtonGraph, support: list, limit: int = 60) -> None
         assert u < w and is_edge_witness(u, w, c, support), (u, w, c)
 
 
-@pytest.mark.parametrize("seed", range(20))
+@pytest.mark.parametrize("seed", [pytest.param(s, marks=[pytest.mark.slow] * (s >= 8)) for s in range(20)])
 def test_graphical_zonotopes_match_networkx(seed):
     graph, text, n = oriented_random_graph(seed)
     form = exponential_form(parse_expression(text, n))

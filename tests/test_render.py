@@ -386,6 +386,7 @@ def test_escaped_user_text_compiles_and_shows_literally(tmp_path):
 
 
 @needs_latex
+@pytest.mark.slow  # the W1000 compile of test_certificate_documents covers it too
 def test_w1000_pdf_compiles(tmp_path):
     paths = write_certificate(cert_for("W", 1000), tmp_path, pdf=True)
     assert paths["pdf"].exists()

@@ -6,13 +6,16 @@ import json
 import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 pytest.importorskip("highspy")
 
 from headfusion.algebra.expform import combined_polys, exponential_form  # noqa: E402
 from headfusion.kernel.base import CheckFailed  # noqa: E402
 from headfusion.kernel.refutation import replay  # noqa: E402
-from headfusion.solving.cubes import Checkpoint, Cube, CubeSpace, glue, split_cubes  # noqa: E402
+from headfusion.kernel.refutation import rows  # noqa: E402
+from headfusion.solving.cubes import Checkpoint, Cube, CubeSpace, box_sums, glue, split_cubes  # noqa: E402
 from headfusion.solving.refute import refute  # noqa: E402
 from headfusion.spec.load import load_spec  # noqa: E402
 
@@ -51,6 +54,18 @@ def test_glue_of_local_cubes_replays(text: str, d: int | None, m: int, depth: in
     if depth:
         assert tree[0] == "split"  # the prefix is the top of the glued tree
         assert evidence["tree"][0][:2] == ["split", list(tree[1])]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(1, 4).flatmap(lambda rank: st.tuples(
+    st.lists(st.integers(0, 4), min_size=rank, max_size=rank),
+    st.lists(st.lists(st.integers(-3, 3), min_size=rank, max_size=rank), min_size=1, max_size=5))))
+def test_box_sums_are_the_kernel_rows_of_E(case) -> None:
+    """The producer's fast E = G + supp Q′ is exactly the point set of the kernel's D rows, in order."""
+    sizes, support = tuple(case[0]), [tuple(e) for e in case[1]]
+    Q = {e + (1,): 1 for e in support}
+    P = {(0,) * len(sizes) + (1,): 1}
+    assert box_sums(sizes, support) == sorted(rows(P, Q, sizes)[0])
 
 
 def test_split_cubes_partition_and_closed_leaves() -> None:

@@ -27,8 +27,10 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
 from headfusion.kernel.base import SchemaError, parse_json, read_certificate_text
-from headfusion.kernel.refutation import rows, search_box
+from headfusion.kernel.refutation import search_box
 from headfusion.spec.errors import InputError
 
 Point = tuple[int, ...]
@@ -60,6 +62,35 @@ class Cube:
         return cls(tuple((tuple(int(v) for v in e), bool(i)) for e, i in data))
 
 
+def box_sums(sizes: tuple[int, ...], support: list[tuple[int, ...]]) -> list[Point]:
+    """E = G + supp Q′ (the rows of `kernel.refutation.rows`), sorted, without building the rows.
+
+    Each sum is packed into one int64 key (mixed radix over the sums' coordinate ranges, which
+    keeps the lexicographic order), so deduplication is a 1-D np.unique.  numpy int64 is exact
+    here: the box holds at most MAX_POINTS points (search_box) and the packed range is checked
+    below 2^62.  The kernel recomputes E from its own rows on replay.
+    """
+    rank = len(sizes)
+    shifts = np.array(sorted(set(support)), dtype=np.int64)
+    low = shifts.min(axis=0)
+    span = np.array(sizes, dtype=np.int64) + shifts.max(axis=0) - low + 1  # range of each coordinate
+    if float(np.prod(span.astype(float))) >= 2.0 ** 62:
+        raise ValueError("the box is too large to enumerate E")
+    radix = np.ones(rank, dtype=np.int64)  # the last coordinate varies fastest: lexicographic order
+    for c in range(rank - 2, -1, -1):
+        radix[c] = radix[c + 1] * span[c + 1]
+    box_keys = (np.indices(tuple(s + 1 for s in sizes), dtype=np.int64).reshape(rank, -1).T @ radix)
+    shift_keys = (shifts - low) @ radix
+    step = max(1, 4_000_000 // len(shift_keys))  # a few tens of MB at a time, whatever the box
+    keys = np.unique(np.concatenate([np.unique((box_keys[i:i + step, None] + shift_keys[None, :]).ravel())
+                                     for i in range(0, len(box_keys), step)]))
+    points = np.empty((len(keys), rank), dtype=np.int64)
+    for c in range(rank):
+        points[:, c], keys = np.divmod(keys, radix[c])
+    points += low
+    return [tuple(int(v) for v in row) for row in points]
+
+
 class CubeSpace:
     """The points of E of one question (P′, Q′, m) and the choice of split points."""
 
@@ -68,7 +99,7 @@ class CubeSpace:
         self.sizes = search_box(P, Q, m)
         if self.sizes is None:
             raise ValueError("the box is empty (L3): nothing to split, the refutation is the empty tree")
-        self.points: list[Point] = sorted(rows(P, Q, self.sizes)[0])
+        self.points: list[Point] = box_sums(self.sizes, [e[:-1] for e in Q])
         rank = len(self.sizes)
         q_low = [min(e[c] for e in Q) for c in range(rank)]
         self.layers = [[e for e in self.points if e[c] == q_low[c]] for c in range(rank)]

@@ -145,8 +145,10 @@ def hexagon_context(summary: dict, claims: dict[str, dict]) -> dict | None:
     return {"shapes": shapes, "bound": tex_int(summary["hexagon_bound"])}
 
 
-def _poly_or_count(poly: list, t_scale: int) -> str:
-    return f"${tex_poly(poly, t_scale)}$" if len(poly) <= MAX_POLY_TERMS else f"{len(poly)} terms"
+def _named_factor(letter: str, shape: int, level: int, poly: list, t_scale: int) -> dict:
+    """A factor of `lower:slices` by name (the table's cell) with its polynomial for the list below the table (None when long)."""
+    name = f"{letter}_{{{shape}}}" if level == 0 else f"{letter}_{{{shape},{level + 1}}}"
+    return {"name": name, "terms": len(poly), "cell": f"${name}$ ({len(poly)} terms)", "poly": tex_poly(poly, t_scale) if len(poly) <= MAX_POLY_TERMS else None}
 
 
 def slices_context(summary: dict, claims: dict[str, dict]) -> dict | None:
@@ -159,15 +161,19 @@ def slices_context(summary: dict, claims: dict[str, dict]) -> dict | None:
     for s, item in entries:
         rows, level = [], item
         while level["method"] == "slices":
-            rows.append({"omega": tex_vector(level["omega"]), "point": tex_vector(level["point"]), "Y": _poly_or_count(level["A"], t_scale),
-                         "Z": _poly_or_count(level["B"], t_scale), "factor": sum(int(k) for _, k in level["roots"]) + 1,
+            depth = len(rows)
+            rows.append({"omega": tex_vector(level["omega"]), "point": tex_vector(level["point"]),
+                         "Y": _named_factor("Y", s + 1, depth, level["A"], t_scale), "Z": _named_factor("Z", s + 1, depth, level["B"], t_scale),
+                         "factor": sum(int(k) for _, k in level["roots"]) + 1,
                          "roots": ", ".join(rf"$-{tex_rational(r)}$" + (rf" (${k}$ times)" if int(k) > 1 else "") for r, k in level["roots"])})
             level = level["mu"]
         last = ({"kind": "hexagon", "factors": [tex_poly(f, t_scale) for f in level["factors"]]} if level["method"] == "hexagon"
                 else {"kind": "vertices", "count": len(level["vertices"])})
         shapes.append({"index": s + 1, "rows": rows, "last": last, "chain": _chain(item) if item["method"] == "slices" else None,
                        "value": tex_int(_value(item))})
-    return {"shapes": shapes, "bound": tex_int(summary["slice_bound"]), "nested": any(len(sh["rows"]) > 1 for sh in shapes)}
+    factors = [f for sh in shapes for row in sh["rows"] for f in (row["Y"], row["Z"])]
+    return {"shapes": shapes, "bound": tex_int(summary["slice_bound"]), "nested": any(len(sh["rows"]) > 1 for sh in shapes),
+            "factors": factors}
 
 
 def graph_context(summary: dict, claims: dict[str, dict]) -> dict | None:

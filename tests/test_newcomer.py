@@ -734,6 +734,10 @@ def test_output_files_can_be_named(capsys, tmp_path):
     (default,) = (tmp_path / "a").glob("*.json")
     assert default.read_bytes() == (tmp_path / "b" / "mine.json").read_bytes()  # the name is not part of the certificate
     assert run_cli(capsys, "verify", str(tmp_path / "b" / "mine.json"))[0] == 0
+    # the document names the file it was written beside (it named the default slug's JSON, a file that is not there)
+    tex = (tmp_path / "b" / "mine.tex").read_text(encoding="utf-8")
+    assert "headfusion verify mine.json" in tex and f"verify {default.name}" not in tex
+    assert f"verify {default.name}" in default.with_suffix(".tex").read_text(encoding="utf-8")
     code, out, err = run_cli(capsys, "explore", "W", "--range", "1..1", "--out", str(tmp_path / "c"), "--name", "w")
     assert code == 0 and (tmp_path / "c" / "w.explore.json").exists()
     code, out, err = run_cli(capsys, "certify", "W", "-d", "2", "--name", "../x", "--out", str(tmp_path))

@@ -350,7 +350,7 @@ def test_pdf_required_without_engine(tmp_path, monkeypatch):
 @needs_latex
 def test_latex_errors_are_reported_and_nothing_is_written(tmp_path, monkeypatch):
     monkeypatch.setattr(
-        render_write, "render_latex", lambda cert: "\\documentclass{article}\\begin{document}\\undefinedmacro\\end{document}\n"
+        render_write, "render_latex", lambda cert, file_stem=None: "\\documentclass{article}\\begin{document}\\undefinedmacro\\end{document}\n"
     )
     with pytest.raises(RenderError, match="Undefined control sequence"):
         write_certificate(cert_for("W", 3), tmp_path / "out", pdf=True)

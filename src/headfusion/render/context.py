@@ -229,7 +229,7 @@ def _absent_numbers(printed: set[str]) -> str | None:
     return (", ".join(absent[:-1]) + " or " + absent[-1] if len(absent) > 1 else absent[0]) if absent else None
 
 
-def build_context(cert: dict) -> dict:
+def build_context(cert: dict, file_stem: str | None = None) -> dict:
     """Everything the template needs, as LaTeX snippets (pure function of the certificate)."""
     claims_list = list(cert.get("claims", []))
     claims = _claims_by_id(cert)
@@ -248,7 +248,8 @@ def build_context(cert: dict) -> dict:
     ]
     metadata = cert.get("metadata", {})
     versions = metadata.get("versions", {})
-    slug = sanitize_slug(spec.get("slug", "certificate"))
+    # the name the files are written under (`--name`), so "headfusion verify NAME.json" names the real file
+    slug = sanitize_slug(file_stem if file_stem is not None else spec.get("slug", "certificate"))
     testimony_lower = summary.get("testimony_lower")
     names = claim_names(cert)
     used = used_claims(cert)

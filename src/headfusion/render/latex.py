@@ -44,10 +44,10 @@ def _environment() -> jinja2.Environment:
     return env
 
 
-def render_latex(cert: dict) -> str:
-    """The certificate as a LaTeX document (pure and deterministic)."""
+def render_latex(cert: dict, file_stem: str | None = None) -> str:
+    """The certificate as a LaTeX document (pure and deterministic); file_stem names its files (default: the spec's slug)."""
     try:
-        context = build_context(cert)
+        context = build_context(cert, file_stem)
     except (KeyError, TypeError, ValueError, IndexError) as exc:
         raise RenderError(f"malformed certificate: {type(exc).__name__}: {exc}") from None
     return _environment().get_template(TEMPLATE_NAME).render(**context)

@@ -50,7 +50,7 @@ def write_certificate(
             raise RenderError(f"unsafe extra file name: {name!r}")
         if name in (f"{slug}.json", f"{slug}.tex", f"{slug}.pdf"):
             raise RenderError(f"extra file name clashes with the certificate: {name}")
-    tex = render_latex(cert)  # render before writing anything: no half-written certificate
+    tex = render_latex(cert, slug)  # render before writing anything: no half-written certificate
     json_text = json.dumps(cert, indent=1) + "\n"
     names = [f"{slug}.json", f"{slug}.tex", f"{slug}.pdf", *extra]
     check_targets([out_dir / name for name in names])  # before the LaTeX run: a taken name is refused at once

@@ -558,7 +558,7 @@ def test_a_bounds_certificate_states_the_gap_from_its_claims():
     exp = next(c for c in cert["claims"] if c["id"] == "exp-form")["evidence"]
     assert points == key_range_points(exp, 28) and f"${points:,}$".replace(",", "{,}") in gap and "$20{,}000$" in gap
     assert r"Lemma~\ref{lem:L5} stops at $V=24$" in gap and r"$V+1=25$ by design" in gap and r"Lemma~\ref{lem:LD} stops at $28$" in gap
-    assert r"No head with $28$ to $37$ atoms has been excluded, and none was searched for" in gap
+    assert r"No head with $28$ to $37$ atoms has been excluded by this certificate, and none was searched for" in gap
     assert "a limit of the software" in gap and "not of the mathematics" in gap
     assert "lowest-terms head itself" in gap and "$g=1$" in gap and "$38$ atoms" in gap
     assert "search for m" not in tex.split(r"\section{Reproducing")[1]  # the note moved to the main text

@@ -166,6 +166,13 @@ def _lower_by_text(claim_id: object, every_d: bool = False) -> str | None:
     return text
 
 
+def _slices_lower_by(slices: dict) -> str:
+    """The slice bound with the lemma that bounds each last factor Y (LH for a hexagon, L5 for certified vertices)."""
+    kinds = {shape["last"]["kind"] for shape in slices["shapes"]}
+    lemmas = [r"\ref{lem:LS}"] + [r"\ref{lem:LH}"] * ("hexagon" in kinds) + [r"\ref{lem:L5}"] * ("vertices" in kinds) + [r"\ref{lem:LM}"]
+    return rf"the slice bound (Lemmas~{', '.join(lemmas[:-1])} and~{lemmas[-1]}, Section~\ref{{sec:slices}})"
+
+
 EVERY_D_LOWER_BY = {  # the theorem for every d: the lemma applied to F_d itself, whose d blocks are copies of F
     "lower:newton": r"Lemma~\ref{lem:L5} applied to $F_d$, whose Newton polytope is the product of $d$ copies of that of $F$"
                     r" (Lemma~\ref{lem:LP}, Section~\ref{sec:lower})",
@@ -256,6 +263,7 @@ def build_context(cert: dict, file_stem: str | None = None) -> dict:
     parts = function_parts(cert)
     command, command_spec = command_text(metadata.get("command", []), spec)
     P, Q = refutation_polys(cert)
+    slices = slices_context(summary, claims)
     ctx = {
         **parts,
         "slug": tex_text(slug),
@@ -280,12 +288,13 @@ def build_context(cert: dict, file_stem: str | None = None) -> dict:
         "faces": faces_context(cert, claims),
         "hexagon": hexagon_context(summary, claims),
         "graph": graph_context(summary, claims),
-        "slices": slices_context(summary, claims),
+        "slices": slices,
         "classes": classes_context(summary, claims),
         "edges": edges_context(summary, claims),
         "unit_roots": unit_roots_context(claims),
-        "lower_by_text": (_family_lower_by(cert) if spec.get("graphs") else
-                          _lower_by_text(summary.get("lower_bound_claim"), bool(spec.get("every_d")))),
+        "lower_by_text": (_family_lower_by(cert) if spec.get("graphs") else _slices_lower_by(slices)
+                          if summary.get("lower_bound_claim") == "lower:slices" and not spec.get("every_d") and slices
+                          else _lower_by_text(summary.get("lower_bound_claim"), bool(spec.get("every_d")))),
         "refutations": refutations_context(cert),
         "refutation_p": P,
         "refutation_q": Q,

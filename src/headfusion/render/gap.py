@@ -132,7 +132,7 @@ def _not_searched(cert: dict, low: int, high: int) -> str:
 
     exp = _evidence(cert, "exp-form")
     command = [str(x) for x in cert.get("metadata", {}).get("command", [])]
-    heads = rf"No head with {_sizes(low, high)} has been excluded, and none was searched for"
+    heads = rf"No head with {_sizes(low, high)} has been excluded by this certificate, and none was searched for"
     if "--no-search" in command:
         return heads + r": the command asked for no search (\texttt{-{}-no-search})."
     if int(exp.get("t_scale", 1)) > 1:
@@ -196,7 +196,7 @@ def gap_paragraph(cert: dict) -> str | None:
     rest = [m for m in range(low, high) if m not in asked]
     if rest:
         sentences.append(_not_searched(cert, rest[0], rest[-1]) if rest == list(range(rest[0], rest[-1] + 1))
-                         else rf"No head with $m$ atoms for the other $m<{grouped(high)}$ has been excluded.")
+                         else rf"No head with $m$ atoms for the other $m<{grouped(high)}$ has been excluded by this certificate.")
     sentences.append(_construction(cert))
     if summary.get("every_d") and not cert.get("spec", {}).get("graphs"):
         sentences.append(r"For $F_d$ the bounds are the $d$-th powers of these.")

@@ -583,3 +583,13 @@ def test_every_d_applies_the_lemma_to_f_d():
     every = {"kind": "family", "text": "W", "source": None, "d": None, "title": title, "slug": slug, "every_d": True}
     tex = render_latex(json.loads(json.dumps(build_certificate(built, ["headfusion", "certify", "W", "--every-d"], every_d=every))))
     assert r"Lemma~\ref{lem:L5} applied to $F_d$" in tex and "raised to the power" not in tex
+
+
+def test_slice_section_says_only_what_its_table_holds():
+    """Referee round: the paw's one-row slice table spoke of "the last Y" and of long factors it did not have; LH went uncited."""
+    tex = render_latex(cert_for("sigmoid(q1-q2) + sigmoid(q2-q3) + sigmoid(q1-q3) + sigmoid(q3-q4)"))
+    assert r"the slice bound (Lemmas~\ref{lem:LS}, \ref{lem:LH} and~\ref{lem:LM}" in tex
+    section = tex[tex.index(r"\subsection{Slices}"):tex.index(r"By Lemma~\ref{lem:LM}", tex.index(r"\subsection{Slices}"))]
+    assert "last $Y$" not in section and "a long one" not in section and r"$Y_{1}$: " in section
+    assert r"The factors: $Y_{1}=" in section and r"$Z_{1}=" in section
+    assert "has been excluded," not in tex

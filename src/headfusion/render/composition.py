@@ -108,7 +108,7 @@ def faces_context(cert: dict, claims: dict[str, dict]) -> dict | None:
     rows = []
     for i, (direction, k) in enumerate(faces[:MAX_FACE_ROWS]):
         exact = _exact_limit(cert, direction)
-        rows.append({"index": i + 1, "direction": _direction(direction), "limit": exact, "function": k,
+        rows.append({"index": i + 1, "direction": _direction(direction), "limit": exact, "function": k + 1,  # numbered from 1 on the page (the JSON's list index + 1)
                      "bound": tex_int(functions[k]["bound"]), "lemma": LEMMA_OF.get(functions[k]["by"] or "", "")})
     levels = _levels(cert, claims, [d for d, _ in faces])
     tops = [sum((max(b.values()) for b in lv), Fraction(0)) for lv in levels]
@@ -118,7 +118,7 @@ def faces_context(cert: dict, claims: dict[str, dict]) -> dict | None:
             both = sum((max(x + levels[j][b][e] for e, x in vi.items()) for b, vi in enumerate(levels[i])), Fraction(0))
             pairs.append((j + 1, i + 1, both, tops[j] + tops[i]))  # (i, j) of the lemma with i < j
     gap = min((total - both for _, _, both, total in pairs), default=None)
-    table = [{"index": k, "form": tex_face_form(f["form"]) if f["form"] else r"\text{const.}", "bound": tex_int(f["bound"]),
+    table = [{"index": k + 1, "form": tex_face_form(f["form"]) if f["form"] else r"\text{const.}", "bound": tex_int(f["bound"]),
               "by": _instance(f)} for k, f in enumerate(functions[:MAX_FACE_ROWS])]
     counts: dict[int, int] = {}
     for _, k in faces:

@@ -121,7 +121,7 @@ def test_w3_tex_reads_as_a_complete_proof():
     assert r"P'_B&=x_{1}," in tex and r"Q'_B&=1 + x_{1}," in tex
     # lowest terms by the binomial rule; the parallelepiped of Lemma LZ; the product rule
     assert r"\item $f=1 + x_{1}$: \emph{binomial rule}" in tex and r"$\varepsilon_1-\varepsilon_0=(1)$ is primitive" in tex
-    assert r"the remainder of $P'_B$ by $f$ is" in tex and r"$\operatorname{rem}_f=-1\ne0$" in tex  # x_1 at x_1 = −1
+    assert r"the remainder of $P'_B$ by $f$ is" in tex and r"$\operatorname{rem}_f=-1\ne\nobreak0$" in tex  # x_1 at x_1 = −1
     assert r"is a segment, with $2$ vertices" in tex
     assert re.search(r"^\(0\) & 0 & 1 & 0\\\\$", tex, re.M) and re.search(r"^\(1\) & q_\{1\} & 1 & 1\\\\$", tex, re.M)
     assert r"$2^{3}=8$ atoms" in tex
@@ -595,3 +595,5 @@ def test_slice_section_says_only_what_its_table_holds():
     assert "last $Y$" not in section and "a long one" not in section and r"$Y_{1}$: " in section
     assert r"The factors: $Y_{1}=" in section and r"$Z_{1}=" in section
     assert "has been excluded," not in tex
+    notation = tex[tex.index(r"\label{tab:notation}"):].split(r"\end{longtable}")[0]
+    assert r"$\tau$" in notation and "$u_i$" not in notation and "$F_u$" not in notation  # LD's symbols only where LD is printed

@@ -50,16 +50,17 @@ def _number(x: Fraction) -> str:
 
 
 def _instance(entry: dict) -> str:
-    """The lemma that bounds a face function and its instance, in a line (LaTeX)."""
+    """The lemma that bounds a face function and its instance, in a line (LaTeX); V and Q′ are the face function's own."""
     claims = dict((cid, ev) for cid, ev in entry["claims"])
     by = entry["by"]
     if by is None:
         return "a constant"
     if by == "lower:newton":
-        return rf"Lemma~\ref{{lem:L5}}: $\Newt(Q')$ has ${tex_int(entry['bound'])}$ certified vertices"
+        return rf"Lemma~\ref{{lem:L5}}: its own $\Newt(Q')$ has ${tex_int(entry['bound'])}$ certified vertices"
     if by == "lower:edges":
         edges = sum(len(s["edges"]) for s in claims[by]["shapes"])
-        return rf"Lemma~\ref{{lem:LE}}: a spanning tree of {edges} rigid edges on $V={tex_int(entry['bound'] - 1)}$ vertices, $|\supp Q'|>V$"
+        return (rf"Lemma~\ref{{lem:LE}}: a spanning tree of {edges} rigid edges on ${tex_int(entry['bound'] - 1)}$ vertices of its own"
+                r" $\Newt(Q')$, and its $Q'$ has more terms")
     if by == "lower:classes":
         return rf"Lemma~\ref{{lem:LK}}: equal class sums, index {', '.join(str(len(s['sums'])) for s in claims[by]['shapes'] if s)}"
     if by == "lower:hexagon":
@@ -69,10 +70,11 @@ def _instance(entry: dict) -> str:
     if by == "lower:unit-roots":
         return r"Lemma~\ref{lem:LU}: no positive binomial or trinomial is divisible by $Q'$"
     if by == "lower:graph":
-        return rf"Lemmas~\ref{{lem:LG}} and~\ref{{lem:LE}}: a graph's $V={tex_int(entry['bound'] - 1)}$ acyclic orientations, rigid edges, $|\supp Q'|>V$"
+        return (rf"Lemmas~\ref{{lem:LG}} and~\ref{{lem:LE}}: its graph has ${tex_int(entry['bound'] - 1)}$ acyclic orientations, every edge"
+                r" rigid, and its own $Q'$ has more terms")
     if by == "lower:faces":
         faces = claims[by]["faces"]
-        return rf"Lemma~\ref{{lem:LD}}: {len(faces)} disjoint faces, functions " + ", ".join(str(k) for _, k in faces)
+        return rf"Lemma~\ref{{lem:LD}}: {len(faces)} disjoint faces, functions no.~" + ", ".join(str(k + 1) for _, k in faces)
     return rf"a refutation tree (Lemma~\ref{{lem:LR}}) for $m={int(by.split(':m')[1])}$"
 
 

@@ -68,6 +68,13 @@ def test_box_sums_are_the_kernel_rows_of_E(case) -> None:
     assert box_sums(sizes, support) == sorted(rows(P, Q, sizes)[0])
 
 
+def test_box_sums_of_a_thin_box_under_a_wide_support() -> None:
+    """Coordinates near 10^6 in rank 4 pack beyond 2^62: the sums are then formed one by one, still the kernel's E."""
+    sizes, support = (0, 1, 0, 0), [(0, 0, 0, 0), (10**6, 0, 10**6, 10**6), (0, 10**6, 0, 0), (5, 5, 10**6, 3)]
+    Q = {e + (1,): 1 for e in support}
+    assert box_sums(sizes, support) == sorted(rows(Q, Q, sizes)[0])
+
+
 def test_split_cubes_partition_and_closed_leaves() -> None:
     P, Q = polys("W", 2)
     tree, cubes = split_cubes(P, Q, 3, 5)

@@ -25,6 +25,7 @@ import json
 import os
 import tempfile
 from dataclasses import dataclass
+from itertools import product
 from pathlib import Path
 
 import numpy as np
@@ -68,14 +69,16 @@ def box_sums(sizes: tuple[int, ...], support: list[tuple[int, ...]]) -> list[Poi
     Each sum is packed into one int64 key (mixed radix over the sums' coordinate ranges, which
     keeps the lexicographic order), so deduplication is a 1-D np.unique.  numpy int64 is exact
     here: the box holds at most MAX_POINTS points (search_box) and the packed range is checked
-    below 2^62.  The kernel recomputes E from its own rows on replay.
+    below 2^62 (above it, a thin box under a wide support, the sums are formed one by one).  The
+    kernel recomputes E from its own rows on replay.
     """
     rank = len(sizes)
     shifts = np.array(sorted(set(support)), dtype=np.int64)
     low = shifts.min(axis=0)
     span = np.array(sizes, dtype=np.int64) + shifts.max(axis=0) - low + 1  # range of each coordinate
-    if float(np.prod(span.astype(float))) >= 2.0 ** 62:
-        raise ValueError("the box is too large to enumerate E")
+    if float(np.prod(span.astype(float))) >= 2.0 ** 62:  # wide supports over a thin box (m = 2): plain sums, no packing
+        box = product(*(range(s + 1) for s in sizes))
+        return sorted({tuple(a + e for a, e in zip(point, shift)) for point in box for shift in set(support)})
     radix = np.ones(rank, dtype=np.int64)  # the last coordinate varies fastest: lexicographic order
     for c in range(rank - 2, -1, -1):
         radix[c] = radix[c + 1] * span[c + 1]

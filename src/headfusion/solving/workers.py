@@ -2,10 +2,10 @@
 
 `preflight` runs a probe on every worker before the first cube: it imports headfusion there and
 reports its version and a digest of its source files, so a worker set up wrong is named in one
-line (InputError) instead of failing every cube it gets.  The probe is compiled from source under
-a module name that does not exist, so cloudpickle sends it by value and it runs where headfusion
-is missing.  The stop flag of a run is raised on every worker by `Client.run` (an out-of-band
-message handled in the worker's event loop) and polled by the producer.
+line (InputError) instead of failing every cube it gets.  The probe (solving/probe.py, stdlib
+only) is registered with cloudpickle to travel by value, so it runs where headfusion is missing.
+The stop flag of a run is raised on every worker by `Client.run` (an out-of-band message handled
+in the worker's event loop) and polled by the producer.
 """
 
 from __future__ import annotations
@@ -51,36 +51,21 @@ def broadcast_stop(client, name: str, timeout: float = 5.0) -> None:
 
 # -- preflight: every worker imports this headfusion --------------------------------------------------
 
-# The probe runs on workers that may lack headfusion: it is compiled here from source, under a module
-# name that does not exist, so that it travels by value (cloudpickle) and imports nothing of ours.
-_PROBE_SOURCE = """
-def headfusion_probe():
-    import hashlib, pathlib, socket, sys
-    report = {"python": sys.executable, "host": socket.gethostname()}
-    try:
-        import headfusion
-    except Exception as exc:
-        report["error"] = f"{type(exc).__name__}: {exc}"
-        return report
-    root = pathlib.Path(headfusion.__file__).resolve().parent
-    digest = hashlib.sha256()
-    for path in sorted(root.rglob("*.py")):
-        digest.update(path.relative_to(root).as_posix().encode() + b"\\0" + path.read_bytes())
-    report["version"] = getattr(headfusion, "__version__", "?")
-    report["digest"] = digest.hexdigest()[:12]
-    return report
-"""
-
-
 def _probe_function():
-    namespace: dict = {"__name__": "headfusion_worker_probe"}
-    exec(compile(_PROBE_SOURCE, "<headfusion worker probe>", "exec"), namespace)  # our own constant source, not input
-    return namespace["headfusion_probe"]
+    """The probe, to be pickled by value (cloudpickle, which Dask uses): it runs where headfusion is missing."""
+    import cloudpickle
+
+    from headfusion.solving import probe
+
+    cloudpickle.register_pickle_by_value(probe)
+    return probe.headfusion_probe
 
 
 def local_build() -> dict:
     """This process's headfusion as the probe reports it: version and a digest of its source files."""
-    return _probe_function()()
+    from headfusion.solving.probe import headfusion_probe
+
+    return headfusion_probe()
 
 
 def preflight(client, where: str, workers: list[str] | None = None, timeout: float = CONNECT_TIMEOUT) -> dict:

@@ -135,7 +135,6 @@ LOWER_BY = {  # claim id -> where the lower bound comes from, in words
     "lower:edges": r"the rigid-edge bound (Lemma~\ref{lem:LE}, Section~\ref{sec:edges})",
     "lower:graph": r"the graph bound (Lemmas~\ref{lem:LG} and~\ref{lem:LE}, Section~\ref{sec:graph})",
     "lower:hexagon": r"the hexagon bound (Lemmas~\ref{lem:LH} and~\ref{lem:LM}, Section~\ref{sec:hexagon})",
-    "lower:slices": r"the slice bound (Lemmas~\ref{lem:LS} and~\ref{lem:LM}, Section~\ref{sec:slices})",
     "lower:faces": r"the disjoint-face bound (Lemma~\ref{lem:LD}, Section~\ref{sec:faces})",
     "lower:unit-roots": r"the unit-root bound (Lemma~\ref{lem:LU}, Section~\ref{sec:unitroots})",
     "lower:pairs": r"Theorem P for every pair (Lemma~\ref{lem:TP})",
@@ -156,8 +155,10 @@ def _family_bounds(cert: dict) -> bool:
     return any(c.get("id") == "family:graphs" and c["evidence"].get("class") == "complete" for c in cert.get("claims", []))
 
 
-def _lower_by_text(claim_id: object, every_d: bool = False) -> str | None:
+def _lower_by_text(claim_id: object, every_d: bool = False, slices: dict | None = None) -> str | None:
     """Which lemma gives the theorem's lower bound (a refutation: its section; for every d: the block's, to the power d)."""
+    if claim_id == "lower:slices" and slices and not every_d:
+        return _slices_lower_by(slices)
     if isinstance(claim_id, str) and claim_id.startswith("search:"):
         return rf"a refutation tree (Lemma~\ref{{lem:LR}}, Section~\ref{{sec:refutations}}, claim \texttt{{{claim_id}}})"
     text = LOWER_BY.get(claim_id) if isinstance(claim_id, str) else None
@@ -292,9 +293,8 @@ def build_context(cert: dict, file_stem: str | None = None) -> dict:
         "classes": classes_context(summary, claims),
         "edges": edges_context(summary, claims),
         "unit_roots": unit_roots_context(claims),
-        "lower_by_text": (_family_lower_by(cert) if spec.get("graphs") else _slices_lower_by(slices)
-                          if summary.get("lower_bound_claim") == "lower:slices" and not spec.get("every_d") and slices
-                          else _lower_by_text(summary.get("lower_bound_claim"), bool(spec.get("every_d")))),
+        "lower_by_text": (_family_lower_by(cert) if spec.get("graphs") else
+                          _lower_by_text(summary.get("lower_bound_claim"), bool(spec.get("every_d")), slices)),
         "refutations": refutations_context(cert),
         "refutation_p": P,
         "refutation_q": Q,

@@ -25,13 +25,13 @@ import json
 import os
 import tempfile
 from dataclasses import dataclass
-from itertools import product
+from math import prod
 from pathlib import Path
 
 import numpy as np
 
 from headfusion.kernel.base import SchemaError, parse_json, read_certificate_text
-from headfusion.kernel.refutation import search_box
+from headfusion.kernel.refutation import box_points, search_box
 from headfusion.spec.errors import InputError
 
 Point = tuple[int, ...]
@@ -73,12 +73,12 @@ def box_sums(sizes: tuple[int, ...], support: list[tuple[int, ...]]) -> list[Poi
     kernel recomputes E from its own rows on replay.
     """
     rank = len(sizes)
-    shifts = np.array(sorted(set(support)), dtype=np.int64)
+    distinct = sorted(set(support))
+    shifts = np.array(distinct, dtype=np.int64)
     low = shifts.min(axis=0)
     span = np.array(sizes, dtype=np.int64) + shifts.max(axis=0) - low + 1  # range of each coordinate
-    if float(np.prod(span.astype(float))) >= 2.0 ** 62:  # wide supports over a thin box (m = 2): plain sums, no packing
-        box = product(*(range(s + 1) for s in sizes))
-        return sorted({tuple(a + e for a, e in zip(point, shift)) for point in box for shift in set(support)})
+    if prod(int(w) for w in span) >= 2**62:  # wide supports over a thin box (m = 2): plain sums, no packing
+        return sorted({tuple(a + e for a, e in zip(point, shift)) for point in box_points(sizes) for shift in distinct})
     radix = np.ones(rank, dtype=np.int64)  # the last coordinate varies fastest: lexicographic order
     for c in range(rank - 2, -1, -1):
         radix[c] = radix[c + 1] * span[c + 1]

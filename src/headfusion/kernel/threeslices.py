@@ -29,7 +29,7 @@ MAX_ROWS = 16  # rows of the projection P
 MAX_NESTING = 12  # entries within entries
 
 
-def _oriented(f: Poly, omega: tuple[int, ...]) -> tuple[tuple[int, ...], Fraction, int]:
+def oriented(f: Poly, omega: tuple[int, ...]) -> tuple[tuple[int, ...], Fraction, int]:
     """(δ, r, s) of f = unit·(1 + r·t^s·x^δ) with ⟨ω, δ⟩ = 1."""
     delta, r, s = binomial(f)
     step = sum(w * d for w, d in zip(omega, delta))
@@ -56,7 +56,7 @@ def three_slices(R: Poly, item: dict, rank: int, used: set, depth: int, mu: Call
     require(isinstance(item["omega"], list) and len(item["omega"]) == rank, "ω must have one integer per coordinate")
     omega = tuple(integer(w) for w in item["omega"])
     require(len({sum(w * x for w, x in zip(omega, e)) for e in x_groups(A)}) == 1, "supp A is not on one level of ω")
-    (d1, r1, s1), (d2, r2, s2) = _oriented(f1, omega), _oriented(f2, omega)
+    (d1, r1, s1), (d2, r2, s2) = oriented(f1, omega), oriented(f2, omega)
     eps = tuple(a - b for a, b in zip(d1, d2))
     require(any(eps) and gcd(*eps) == 1, "ε = δ_1 − δ_2 must be a nonzero primitive vector")
     rows = item["projection"]

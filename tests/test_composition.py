@@ -209,7 +209,7 @@ def _check_sound(text: str) -> None:
     bounds = function_bounds(load_spec(text).model)
     upper = bounds.form.upper_bound
     assert all(v <= upper for v in bounds.found.values()), (text, bounds.found)
-    composed = {k: v for k, v in bounds.found.items() if k in ("LD", "LH", "LS")}
+    composed = {k: v for k, v in bounds.found.items() if k in ("LD", "LH", "LS", "V3", "V2")}
     if not composed:
         return
     P, Q = _rational_polys(text)

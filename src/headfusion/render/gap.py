@@ -26,6 +26,7 @@ from math import prod
 from typing import Callable
 
 from headfusion.render.tex import tex_int, tex_text
+from headfusion.render.tournament4 import theorem_k_stop
 
 Sentence = Callable[[dict, dict], "str | None"]
 
@@ -100,6 +101,7 @@ STOPS: dict[str, Sentence] = {  # claim id → where its lemma stops and why (a 
     "lower:hexagon": _hexagon,
     "lower:slices": _slices,
     "lower:faces": _faces,
+    "lower:theorem-k": theorem_k_stop,
 }
 
 

@@ -11,6 +11,7 @@ import copy
 import json
 from fractions import Fraction
 from pathlib import Path
+from unittest import mock
 
 import networkx as nx
 import pytest
@@ -51,6 +52,13 @@ def k4() -> dict:
 
 
 @pytest.fixture(scope="module")
+def k4_faces() -> dict:
+    """K_4 certified by LD alone (Theorem K switched off in the engine): the disjoint-face forgeries below need its lower:faces."""
+    with mock.patch("headfusion.bounds.engine.theorem_k_bound", lambda form: None):
+        return built(*K4)
+
+
+@pytest.fixture(scope="module")
 def diamond() -> dict:
     return built(*DIAMOND)
 
@@ -76,13 +84,21 @@ def test_the_paw_is_decided_without_a_tree():
     assert cert["summary"]["lower_bound_claim"] in ("lower:slices", "lower:faces")
 
 
-def test_k4_by_disjoint_faces_with_graphs_on_the_faces(k4):
-    assert verify_certificate(k4).ok
-    assert (k4["summary"]["lower_bound"], k4["summary"]["upper_bound"]) == (28, 38)
-    ev = claim(k4, "lower:faces")["evidence"]
+def test_k4_by_disjoint_faces_with_graphs_on_the_faces(k4_faces):
+    assert verify_certificate(k4_faces).ok
+    assert (k4_faces["summary"]["lower_bound"], k4_faces["summary"]["upper_bound"]) == (28, 38)
+    ev = claim(k4_faces, "lower:faces")["evidence"]
     assert len(ev["faces"]) == 4 and {ev["functions"][k]["by"] for _, k in ev["faces"]} <= {"lower:graph", "lower:edges", "lower:hexagon"}
     assert all(ev["functions"][k]["bound"] == 7 for _, k in ev["faces"])
-    assert {"lemma:LG", "lemma:LE"} <= set(claim(k4, "lower:faces")["depends_on"])  # the faces' own lemmas are cited, so printed
+    assert {"lemma:LG", "lemma:LE"} <= set(claim(k4_faces, "lower:faces")["depends_on"])  # the faces' own lemmas are cited, so printed
+
+
+def test_k4_by_theorem_k(k4):
+    """K_4: LD over the four source faces gives 4·7 = 28; Theorem K (issue 31) adds a term per sink face: 32."""
+    assert verify_certificate(k4).ok
+    assert (k4["summary"]["lower_bound"], k4["summary"]["upper_bound"]) == (32, 38)
+    assert k4["summary"]["lower_bound_claim"] == "lower:theorem-k"
+    assert {"lemma:K", "lemma:LN", "lemma:LH", "lemma:LD"} <= {c["id"] for c in k4["claims"]}  # its lemmas are printed
 
 
 def test_the_paw_by_slices_with_the_hexagon(paw):
@@ -101,8 +117,8 @@ def test_two_triangles_multiply_by_the_hexagon(triangles):
 
 def test_complete_graphs_five_and_six():
     k5 = analyze(load_spec("proofs/tournament_complete.toml", 5), list_atoms=False)
-    assert k5["lower_bound"] >= 140 and k5["upper_bound"] == 291
-    assert k5["lower_bounds"]["LD"] >= 140 and k5["lower_bounds"]["LS"] == 140
+    assert k5["lower_bound"] >= 160 and k5["upper_bound"] == 291
+    assert k5["lower_bounds"]["LD"] >= 160 and k5["lower_bounds"]["LS"] == 140  # LD over five K_4 faces, each 32 by Theorem K
 
 
 @pytest.mark.slow
@@ -117,7 +133,7 @@ def test_search_below_the_proved_bound_answers_from_the_lemma(capsys):
         data = json.loads(out)
         assert code == 0 and data["status"] == "unsat" and data["answer_kind"] == "proved" and data["proof"]["lemma"] == "LG"
     code, out, err = run_cli(capsys, "search", "proofs/tournament_complete.toml", "--d", "4", "--atoms", "27")
-    assert code == 0 and "proved by Lemma LD" in out and "kernel-checked" in out, out
+    assert code == 0 and "proved by Lemma K" in out and "kernel-checked" in out, out
 
 
 # -- forgeries -------------------------------------------------------------------------------------------
@@ -133,22 +149,22 @@ def rejected_by_verify(capsys, tmp_path: Path, cert: dict, cid: str, *words: str
     assert all(w in line for w in words), line
 
 
-def test_intersecting_faces_are_rejected(capsys, tmp_path, k4):
-    cert = copy.deepcopy(k4)
+def test_intersecting_faces_are_rejected(capsys, tmp_path, k4_faces):
+    cert = copy.deepcopy(k4_faces)
     faces = claim(cert, "lower:faces")["evidence"]["faces"]
     faces[1] = copy.deepcopy(faces[0])  # the face along u_1 twice: it meets itself
     rejected_by_verify(capsys, tmp_path, cert, "lower:faces", "intersect")
 
 
-def test_a_face_function_that_is_not_the_limit_is_rejected(capsys, tmp_path, k4):
-    cert = copy.deepcopy(k4)
+def test_a_face_function_that_is_not_the_limit_is_rejected(capsys, tmp_path, k4_faces):
+    cert = copy.deepcopy(k4_faces)
     faces = claim(cert, "lower:faces")["evidence"]["faces"]
     faces[0][0] = [[1, 1], [2, 1]]  # along 1_1 + 1_2 the limit is two edges and a constant, not a triangle
     rejected_by_verify(capsys, tmp_path, cert, "lower:faces", "is not function")
 
 
-def test_a_sub_claim_for_another_function_is_rejected(capsys, tmp_path, k4, diamond):
-    cert = copy.deepcopy(k4)
+def test_a_sub_claim_for_another_function_is_rejected(capsys, tmp_path, k4_faces, diamond):
+    cert = copy.deepcopy(k4_faces)
     functions = claim(cert, "lower:faces")["evidence"]["functions"]
     k = claim(cert, "lower:faces")["evidence"]["faces"][0][1]
     exp = claim(diamond, "exp-form")["evidence"]
@@ -156,8 +172,8 @@ def test_a_sub_claim_for_another_function_is_rejected(capsys, tmp_path, k4, diam
     rejected_by_verify(capsys, tmp_path, cert, "lower:faces")
 
 
-def test_a_sub_bound_raised_by_one_is_rejected(capsys, tmp_path, k4):
-    cert = copy.deepcopy(k4)
+def test_a_sub_bound_raised_by_one_is_rejected(capsys, tmp_path, k4_faces):
+    cert = copy.deepcopy(k4_faces)
     ev = claim(cert, "lower:faces")["evidence"]
     ev["functions"][ev["faces"][0][1]]["bound"] += 1
     rejected_by_verify(capsys, tmp_path, cert, "lower:faces", "stored bound")

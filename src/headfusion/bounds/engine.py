@@ -1,7 +1,7 @@
 """The bound engine: every proved lower bound of a function, composed through blocks and faces.
 
 For F it computes L5 (Newton), LK (residue classes) mixed with L5 over blocks, LU (unit roots, one dimension),
-LG (graphs), LE (rigid edges),
+LG (graphs), LE (rigid edges), Theorem K (K_4 tournaments),
 LH/LS/V3/V2 (nonnegative multiples per block, mixed over blocks by LM) and LD (disjoint faces), where each
 face function is bounded by this same engine, recursively — memoised by canonical form (a function
 up to renaming and a constant) and within a budget of functions and depth, both deterministic, so
@@ -22,9 +22,10 @@ from headfusion.bounds.graphs import graph_bound
 from headfusion.bounds.lower import NewtonBound, newton_bound
 from headfusion.bounds.multiples import Multiple, block_multiple
 from headfusion.bounds.structural import StructuralBounds, structural_bounds
+from headfusion.bounds.tournament4 import theorem_k_bound
 from headfusion.spec.model import MultiHead
 
-ORDER = ("L5", "LK", "LU", "LG", "LE", "LH", "LD", "LS", "V3", "V2")  # on ties the first: fewer lines to check, L5 before everything
+ORDER = ("L5", "LK", "LU", "LG", "LE", "LH", "LD", "LS", "V3", "V2", "K")  # on ties the first: fewer lines to check, L5 before everything
 MAX_FACE_FUNCTIONS = 48  # functions whose own faces are searched (LD), per top-level call
 MAX_FACE_DEPTH = 5
 
@@ -41,6 +42,7 @@ class FunctionBounds:
     graph: int | None = None  # LG: V + 1 when every block is a graph's tournament and some graph has a cycle
     unit_roots: UnitRootBound | None = None  # LU: 4 for a one-block rank-1 F whose Q′ divides no positive binomial or trinomial
     table: dict = field(default_factory=dict, compare=False, repr=False)  # canonical form ↦ FunctionBounds of face functions
+    theorem_k: int | None = None  # Theorem K: 32 for one block that is the tournament function of K_4
 
     @property
     def multiple_bound(self) -> int | None:
@@ -71,6 +73,8 @@ class FunctionBounds:
             out[self.multiple_lemma] = self.multiple_bound
         if self.faces is not None:
             out["LD"] = self.faces.value
+        if self.theorem_k is not None:
+            out["K"] = self.theorem_k
         return out
 
     @property
@@ -96,7 +100,8 @@ class Engine:
         structure = structural_bounds(form, newton, edges=self.use_edges)
         multiples = tuple(block_multiple(b, nb.count) for b, nb in zip(form.blocks, newton.blocks))
         graph, unit = (graph_bound(form), unit_root_bound(form)) if self.use_edges else (None, None)
-        partial = FunctionBounds(form, newton, structure, multiples, None, graph, unit, self.memo)
+        theorem_k = theorem_k_bound(form) if self.use_edges else None  # bounds m* (LN uses the numerator), not multiples
+        partial = FunctionBounds(form, newton, structure, multiples, None, graph, unit, self.memo, theorem_k)
         faces = None
         if (self.use_faces and partial.best[0] < form.upper_bound and depth < MAX_FACE_DEPTH
                 and self.searched < MAX_FACE_FUNCTIONS):
@@ -104,7 +109,7 @@ class Engine:
             found = partial.found  # LD must beat the lemmas before it in ORDER and tie at least with those after
             floor = max([v for k, v in found.items() if ORDER.index(k) < ORDER.index("LD")] + [v - 1 for k, v in found.items() if ORDER.index(k) > ORDER.index("LD")])
             faces = face_family(model, form, lambda limit: self.face_bound(limit, depth + 1), floor)
-        return FunctionBounds(form, newton, structure, multiples, faces, graph, unit, self.memo)
+        return FunctionBounds(form, newton, structure, multiples, faces, graph, unit, self.memo, theorem_k)
 
     def face_bound(self, limit: tuple, depth: int) -> int:
         """The proved bound of a face function given by its canonical form (1 for a constant)."""

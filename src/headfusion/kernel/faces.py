@@ -3,7 +3,7 @@
 claim        lemma  recomputed here
 lower:faces  LD     a table of face functions, each a canonical form (a function up to renaming its variables and
                     adding a constant) with its own claims — exp-form, coprime, lower:newton, then lower bounds
-                    (classes, unit roots, graph, edges, hexagon, slices, faces citing earlier entries only) —
+                    (classes, unit roots, graph, edges, hexagon, slices, Theorem K, faces citing earlier entries only) —
                     replayed here exactly as for F; its bound is the strongest of them (stored, compared).  Per
                     direction c_i (an integer vector in q): the limit F_{c_i} recomputed from the model has its
                     entry's canonical form; for every pair i < j, max(c_i + c_j) < max c_i + max c_j over supp Q′
@@ -21,7 +21,7 @@ from headfusion.kernel.model import Model, canonical, face_limit, model_from_can
 from headfusion.kernel.poly import x_groups
 
 SUB_CLAIMS = ("lower:classes", "lower:unit-roots", "lower:edges", "lower:hexagon", "lower:slices", "lower:three-slices", "lower:two-adic",
-              "lower:faces", "lower:graph")
+              "lower:faces", "lower:graph", "lower:theorem-k")
 
 
 def levels(exp: dict, c: dict[int, Fraction]) -> list[dict[tuple[int, ...], Fraction]]:

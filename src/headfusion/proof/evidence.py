@@ -19,6 +19,7 @@ from headfusion.bounds.multiples import Multiple, product_of
 from headfusion.bounds.lower import NewtonBound, binomial_generators
 from headfusion.bounds.polytope import newton_graph, rank
 from headfusion.bounds.structural import StructuralBounds
+from headfusion.bounds.tournament4 import theorem_k_instance
 from headfusion.kernel.base import MAX_TERMS
 from headfusion.spec.errors import ResourceLimit
 
@@ -235,7 +236,7 @@ def multiples_evidence(bounds: FunctionBounds) -> dict:
 
 
 CLAIM_OF = {"LK": "lower:classes", "LU": "lower:unit-roots", "LG": "lower:graph", "LE": "lower:edges", "LH": "lower:hexagon", "LS": "lower:slices", "LD": "lower:faces",
-            "V3": "lower:three-slices", "V2": "lower:two-adic"}
+            "V3": "lower:three-slices", "V2": "lower:two-adic", "K": "lower:theorem-k"}
 
 
 def direction_json(direction: tuple) -> list:
@@ -261,6 +262,8 @@ def lower_claims(bounds: FunctionBounds, table: dict[tuple, int] | None, listed:
         out.append(("lower:edges", edges_evidence(bounds.form, bounds.structure)))
     elif lemma in ("LH", "LS", "V3", "V2"):
         out.append((CLAIM_OF[lemma], multiples_evidence(bounds)))
+    elif lemma == "K":
+        out.append(("lower:theorem-k", theorem_k_instance(bounds.form)))
     elif lemma == "LD":
         assert bounds.faces is not None  # at the top the claim carries the table; a face function's cites it
         out.append(("lower:faces", faces_evidence(bounds) if table is None else

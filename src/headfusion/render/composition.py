@@ -23,7 +23,7 @@ MAX_FACE_ROWS = 40
 MAX_PAIR_ROWS = 45  # the pair table is printed for at most 10 faces; beyond, its extremes are named
 MAX_POLY_TERMS = 12
 LEMMA_OF = {"lower:newton": "L5", "lower:classes": "LK", "lower:unit-roots": "LU", "lower:graph": "LG", "lower:edges": "LE", "lower:hexagon": "LH", "lower:slices": "LS",
-            "lower:faces": "LD", "lower:three-slices": "V3", "lower:two-adic": "V2"}
+            "lower:faces": "LD", "lower:three-slices": "V3", "lower:two-adic": "V2", "lower:theorem-k": "K"}
 
 
 def _direction(direction: list) -> str:
@@ -88,6 +88,8 @@ def _instance(entry: dict) -> str:
     if by == "lower:faces":
         faces = claims[by]["faces"]
         return rf"Lemma~\ref{{lem:LD}}: {len(faces)} disjoint faces, functions no.~" + ", ".join(str(k + 1) for _, k in faces)
+    if by == "lower:theorem-k":
+        return r"Lemma~\ref{lem:K}: the tournament function of $K_4$ plus a constant (its four source and four sink faces)"
     return rf"a refutation tree (Lemma~\ref{{lem:LR}}) for $m={int(by.split(':m')[1])}$"
 
 

@@ -26,6 +26,7 @@ from math import prod
 from typing import Callable
 
 from headfusion.render.tex import tex_int, tex_text
+from headfusion.render.tournament4 import theorem_k_stop
 
 Sentence = Callable[[dict, dict], "str | None"]
 
@@ -112,6 +113,7 @@ STOPS: dict[str, Sentence] = {  # claim id → where its lemma stops and why (a 
     "lower:three-slices": _three_slices,
     "lower:two-adic": _two_adic,
     "lower:faces": _faces,
+    "lower:theorem-k": theorem_k_stop,
 }
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from headfusion.algebra.expform import ExpForm
-from headfusion.bounds.engine import function_bounds, newton_only
+from headfusion.bounds.engine import FunctionBounds, function_bounds, newton_only
 from headfusion.proof.claims import build_certificate
 from headfusion.spec.errors import InputError
 from headfusion.spec.model import Spec
@@ -222,6 +222,8 @@ def certify(
     of `benchmarks/bench_structure.py` and `bench_composition.py`.
     """
     bounds = function_bounds(spec.model) if lemmas else newton_only(spec.model)
+    if search and lemmas:
+        bounds = line_route(bounds, search_timeout, progress)
     results: list[dict] = []
     queries: dict[str, str] = {}
     note = "search not run (--no-search)"
@@ -229,6 +231,38 @@ def certify(
         results, queries, note = run_searches(spec, bounds.form, bounds.best[0], search_timeout, progress, timings, refutations)
     certificate = build_certificate(spec, command, results, [note] if note else [], bounds=bounds)
     return Certified(certificate, queries)
+
+
+LINE_TRIES = 3  # lines whose f_u keeps F's upper bound, each asked for one tree
+
+
+def line_route(bounds: FunctionBounds, timeout: float, progress: Callable[[str], None] | None = None) -> FunctionBounds:
+    """Lemma R with a tree: when the bounds do not meet, a refutation over the one-dimensional box of f_u(t) = F(t·u)
+    at m = upper − 1 for a line whose f_u has F's upper bound — a small 1-D tree instead of one over F's box.
+    `bounds` unchanged when no line closes."""
+    from dataclasses import replace
+
+    from headfusion.bounds.facelimits import model_from_canonical
+    from headfusion.bounds.lines import LineBound, candidate_lines
+
+    form, upper = bounds.form, bounds.form.upper_bound
+    if bounds.best[0] >= upper or sum(b.rank for b in form.blocks) < 2 or not form.is_rational:
+        return bounds
+    tries = 0
+    for direction, limit, size in candidate_lines(form.model, upper):
+        if size != upper or tries >= LINE_TRIES:
+            break
+        sub = bounds.table.get(limit) or function_bounds(model_from_canonical(limit))
+        if sub.form.upper_bound != upper or not sub.form.is_rational:
+            continue
+        tries += 1
+        if progress:
+            progress(f"Lemma R: a refutation for m = {upper - 1} on the line u = {[int(v) for _, v in direction]}")
+        tree, _ = find_refutation(kernel_question(sub.form), upper - 1, timeout)
+        if tree is not None:
+            bounds.table[limit] = sub
+            return replace(bounds, line=LineBound(direction, limit, upper, {"atoms": upper - 1, **tree}))
+    return bounds
 
 
 def certify_every_d(text: str, command: list[str]) -> Certified:

@@ -197,7 +197,7 @@ def _tilt_json(tilt, scale: int) -> list[str]:
 
 
 METHOD_NAMES = {"L5": "newton-polytope (L4, L5)", "LK": "residue-classes (LK)", "LU": "unit-roots (LU)", "LG": "graph (LG, LE)", "LE": "rigid-edges (LE)", "LH": "hexagon (LH, LM)",
-                "LS": "slices (LS, LM)", "LD": "disjoint-faces (LD)"}
+                "LS": "slices (LS, LM)", "LD": "disjoint-faces (LD)", "R": "restriction-to-a-line (R)"}
 
 
 def _multiple_json(m) -> dict:
@@ -269,6 +269,8 @@ def lower_bounds_report(form: ExpForm, witness_cap: int = MAX_LISTED_WITNESSES, 
     result["unit_roots"] = None if unit is None else {"bound": unit.bound, "orders": list(unit.orders), "lcm": unit.lcm,
                                                       "halving": unit.halving, "term": unit.term}
     result["residue_classes"], result["rigid_edges"], result["multiples"], result["disjoint_faces"] = classes, edges, multiples, faces
+    line = bounds.line  # Lemma R: the best line the engine bounded (certify may close f_u by a tree)
+    result["line"] = None if line is None else {"direction": _dense(line.direction, form.model.dimension), "bound": line.value}
     return result
 
 

@@ -13,6 +13,7 @@ from typing import Callable
 
 from headfusion.algebra.expform import ExpForm
 from headfusion.bounds.engine import FunctionBounds, function_bounds, newton_only
+from headfusion.bounds.lines import LineBound
 from headfusion.proof.claims import build_certificate
 from headfusion.spec.errors import InputError
 from headfusion.spec.model import Spec
@@ -237,32 +238,41 @@ LINE_TRIES = 3  # lines whose f_u keeps F's upper bound, each asked for one tree
 
 
 def line_route(bounds: FunctionBounds, timeout: float, progress: Callable[[str], None] | None = None) -> FunctionBounds:
-    """Lemma R with a tree: when the bounds do not meet, a refutation over the one-dimensional box of f_u(t) = F(t·u)
-    at m = upper − 1 for a line whose f_u has F's upper bound — a small 1-D tree instead of one over F's box.
-    `bounds` unchanged when no line closes."""
+    """Lemma R with a tree: when the bounds do not meet, `line_tree`; `bounds` unchanged when no line closes."""
     from dataclasses import replace
 
-    from headfusion.bounds.facelimits import model_from_canonical
-    from headfusion.bounds.lines import LineBound, candidate_lines
-
-    form, upper = bounds.form, bounds.form.upper_bound
-    if bounds.best[0] >= upper or sum(b.rank for b in form.blocks) < 2 or not form.is_rational:
+    form = bounds.form
+    if bounds.best[0] >= form.upper_bound or sum(b.rank for b in form.blocks) < 2 or not form.is_rational:
         return bounds
+    line = line_tree(form, bounds.table, timeout, progress)
+    return bounds if line is None else replace(bounds, line=line)
+
+
+def line_tree(form: ExpForm, table: dict, timeout: float, progress: Callable[[str], None] | None = None) -> LineBound | None:
+    """A line u whose f_u(t) = F(t·u) needs F's upper bound: by its own lemmas, or by a refutation over f_u's one-dimensional
+    box at m = upper − 1 (a small 1-D tree instead of one over F's box).  The first LINE_TRIES lines whose f_u keeps F's
+    upper bound are tried; f_u's bounds are stored in `table` (the engine's memo, which the evidence reads)."""
+    from headfusion.bounds.facelimits import model_from_canonical
+    from headfusion.bounds.lines import candidate_lines
+
+    upper = form.upper_bound
     tries = 0
     for direction, limit, size in candidate_lines(form.model, upper):
         if size != upper or tries >= LINE_TRIES:
             break
-        sub = bounds.table.get(limit) or function_bounds(model_from_canonical(limit))
+        sub = table.get(limit) or function_bounds(model_from_canonical(limit))
         if sub.form.upper_bound != upper or not sub.form.is_rational:
             continue
         tries += 1
+        table[limit] = sub
+        if sub.best[0] >= upper:  # a one-dimensional lemma decides f_u
+            return LineBound(direction, limit, upper)
         if progress:
             progress(f"Lemma R: a refutation for m = {upper - 1} on the line u = {[int(v) for _, v in direction]}")
         tree, _ = find_refutation(kernel_question(sub.form), upper - 1, timeout)
         if tree is not None:
-            bounds.table[limit] = sub
-            return replace(bounds, line=LineBound(direction, limit, upper, {"atoms": upper - 1, **tree}))
-    return bounds
+            return LineBound(direction, limit, upper, {"atoms": upper - 1, **tree})
+    return None
 
 
 def certify_every_d(text: str, command: list[str]) -> Certified:

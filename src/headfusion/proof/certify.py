@@ -223,7 +223,7 @@ def certify(
     of `benchmarks/bench_structure.py` and `bench_composition.py`.
     """
     bounds = function_bounds(spec.model) if lemmas else newton_only(spec.model)
-    if search and lemmas:
+    if search and lemmas and not refutations:  # a supplied refutation asks for its own m: the searches stay as asked
         bounds = line_route(bounds, search_timeout, progress)
     results: list[dict] = []
     queries: dict[str, str] = {}
@@ -251,14 +251,17 @@ def line_route(bounds: FunctionBounds, timeout: float, progress: Callable[[str],
 def line_tree(form: ExpForm, table: dict, timeout: float, progress: Callable[[str], None] | None = None) -> LineBound | None:
     """A line u whose f_u(t) = F(t·u) needs F's upper bound: by its own lemmas, or by a refutation over f_u's one-dimensional
     box at m = upper − 1 (a small 1-D tree instead of one over F's box).  The first LINE_TRIES lines whose f_u keeps F's
-    upper bound are tried; f_u's bounds are stored in `table` (the engine's memo, which the evidence reads)."""
+    upper bound are tried, all within `timeout` seconds; f_u's bounds are stored in `table` (the engine's memo, which the
+    evidence reads)."""
+    import time
+
     from headfusion.bounds.facelimits import model_from_canonical
     from headfusion.bounds.lines import candidate_lines
 
-    upper = form.upper_bound
+    upper, deadline = form.upper_bound, time.time() + timeout
     tries = 0
     for direction, limit, size in candidate_lines(form.model, upper):
-        if size != upper or tries >= LINE_TRIES:
+        if size != upper or tries >= LINE_TRIES or time.time() >= deadline:
             break
         sub = table.get(limit) or function_bounds(model_from_canonical(limit))
         if sub.form.upper_bound != upper or not sub.form.is_rational:
@@ -269,7 +272,7 @@ def line_tree(form: ExpForm, table: dict, timeout: float, progress: Callable[[st
             return LineBound(direction, limit, upper)
         if progress:
             progress(f"Lemma R: a refutation for m = {upper - 1} on the line u = {[int(v) for _, v in direction]}")
-        tree, _ = find_refutation(kernel_question(sub.form), upper - 1, timeout)
+        tree, _ = find_refutation(kernel_question(sub.form), upper - 1, max(1.0, deadline - time.time()))
         if tree is not None:
             return LineBound(direction, limit, upper, {"atoms": upper - 1, **tree})
     return None

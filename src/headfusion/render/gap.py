@@ -92,6 +92,13 @@ def _refutation(cert: dict, claim: dict) -> str:
             rf" ${grouped(m)}$ atoms.")
 
 
+def _line(cert: dict, claim: dict) -> str:
+    function = claim["evidence"]["function"]
+    return (rf"Lemma~\ref{{lem:R}} stops at ${grouped(int(function['bound']))}$, the bound proved for the one function $f_u$ on its line:"
+            r" a head for $F$ restricts to one for $f_u$, but $f_u$ may need fewer atoms than $F$ (keys of $F$ that meet $u$ at one"
+            r" level merge).")
+
+
 STOPS: dict[str, Sentence] = {  # claim id → where its lemma stops and why (a new lemma: one entry here)
     "lower:newton": _newton,
     "lower:classes": _classes,
@@ -100,6 +107,7 @@ STOPS: dict[str, Sentence] = {  # claim id → where its lemma stops and why (a 
     "lower:hexagon": _hexagon,
     "lower:slices": _slices,
     "lower:faces": _faces,
+    "lower:line": _line,
 }
 
 

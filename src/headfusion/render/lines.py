@@ -50,7 +50,7 @@ def line_context(cert: dict, claims: dict[str, dict]) -> dict | None:
     return {
         "direction": tex_vector([int(u.get(j, 0)) for j in range(model.dimension)]),
         "heads": heads, "more_heads": max(0, len(model.heads) - MAX_HEAD_ROWS),
-        "function": tex_exact_form(line.constant, model_rows(line)) or tex_face_form(entry["form"]),
+        "function": (tex_exact_form(line.constant, model_rows(line)) or tex_face_form(entry["form"])).replace("q_{1}", "t"),  # f_u's one variable
         "form": tex_face_form(entry["form"]),
         "Q": tex_poly(shape["Q"], int(exp["t_scale"])) if shape is not None and len(shape["Q"]) <= MAX_Q_TERMS else None,
         "rows": rows,

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from itertools import product
+from itertools import islice, product
 from math import gcd
-from typing import Callable
+from typing import Callable, Iterator
 
 from headfusion.bounds.facelimits import Direction, canonical_form, used_variables
 from headfusion.spec.model import Atom, Head, MultiHead
@@ -67,11 +67,12 @@ def _sumset(levels: list[set[Fraction]], cap: int) -> tuple[int, Fraction]:
     return len(sums), max(sums) - min(sums)
 
 
-def candidate_lines(model: MultiHead, upper: int) -> list[tuple[Direction, tuple, int]]:
-    """(u, canonical form of f_u, its product-head size) for the ranked candidates, distinct forms, best first."""
+def candidate_lines(model: MultiHead, upper: int) -> Iterator[tuple[Direction, tuple, int]]:
+    """(u, canonical form of f_u, its product-head size) for the ranked candidates, distinct forms, best first (lazily: a
+    canonical form only for the candidates asked for)."""
     used = used_variables(model)
     if len(used) < 2:
-        return []
+        return
     entry = MAX_ENTRY
     while entry > 1 and (2 * entry + 1) ** len(used) > MAX_CANDIDATES:
         entry -= 1
@@ -90,21 +91,19 @@ def candidate_lines(model: MultiHead, upper: int) -> list[tuple[Direction, tuple
         size, width = _sumset(levels, upper)
         ranked.append((-size, width, sum(map(abs, vector)), vector))
     ranked.sort()
-    out: list[tuple[Direction, tuple, int]] = []
     seen: set[tuple] = set()
     for size, _, _, vector in ranked:
         direction = tuple((j, Fraction(v)) for j, v in zip(used, vector) if v)
         form = canonical_form(restrict(model, direction))
         if form not in seen:
             seen.add(form)
-            out.append((direction, form, -size))
-    return out
+            yield direction, form, -size
 
 
 def line_bound(model: MultiHead, upper: int, bound_of: Callable[[tuple], int], floor: int) -> LineBound | None:
     """The best of the first MAX_LINES candidate lines above `floor` (None: nothing better), f_u bounded by `bound_of`."""
     best: LineBound | None = None
-    for direction, form, _ in candidate_lines(model, upper)[:MAX_LINES]:
+    for direction, form, _ in islice(candidate_lines(model, upper), MAX_LINES):
         value = bound_of(form)
         if value > floor and (best is None or value > best.value):
             best = LineBound(direction, form, value)

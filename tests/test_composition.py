@@ -56,6 +56,11 @@ def diamond() -> dict:
 
 
 @pytest.fixture(scope="module")
+def paw() -> dict:
+    return built(PAW)
+
+
+@pytest.fixture(scope="module")
 def triangles() -> dict:
     return built(TWO_TRIANGLES)
 
@@ -80,12 +85,12 @@ def test_k4_by_disjoint_faces_with_graphs_on_the_faces(k4):
     assert {"lemma:LG", "lemma:LE"} <= set(claim(k4, "lower:faces")["depends_on"])  # the faces' own lemmas are cited, so printed
 
 
-def test_the_diamond_by_slices_with_the_hexagon(diamond):
-    assert verify_certificate(diamond).ok
-    assert diamond["summary"]["lower_bound"] == 21 and diamond["summary"]["lower_bound_claim"] == "lower:slices"
-    entry = claim(diamond, "lower:slices")["evidence"]["shapes"][0]
-    assert entry["mu"]["method"] == "hexagon" and sum(k for _, k in entry["roots"]) == 2
-    assert {"lemma:LS", "lemma:LH", "lemma:LM"} <= set(claim(diamond, "lower:slices")["depends_on"])
+def test_the_paw_by_slices_with_the_hexagon(paw):
+    assert verify_certificate(paw).ok
+    assert paw["summary"]["lower_bound"] == 14 and paw["summary"]["lower_bound_claim"] == "lower:slices"
+    entry = claim(paw, "lower:slices")["evidence"]["shapes"][0]
+    assert entry["mu"]["method"] == "hexagon" and sum(k for _, k in entry["roots"]) == 1
+    assert {"lemma:LS", "lemma:LH", "lemma:LM"} <= set(claim(paw, "lower:slices")["depends_on"])
 
 
 def test_two_triangles_multiply_by_the_hexagon(triangles):
@@ -169,31 +174,31 @@ def test_a_hexagon_that_does_not_divide_is_rejected(capsys, tmp_path, triangles)
     rejected_by_verify(capsys, tmp_path, cert, "lower:hexagon")
 
 
-def test_a_root_of_the_wrong_sign_or_no_root_is_rejected(capsys, tmp_path, diamond):
+def test_a_root_of_the_wrong_sign_or_no_root_is_rejected(capsys, tmp_path, paw):
     for rho, words in (("-1", ("ρ > 0",)), ("2", ("not divisible",))):
-        cert = copy.deepcopy(diamond)
+        cert = copy.deepcopy(paw)
         claim(cert, "lower:slices")["evidence"]["shapes"][0]["roots"][0][0] = rho
         rejected_by_verify(capsys, tmp_path, cert, "lower:slices", *words)
 
 
-def test_a_slice_factor_that_is_not_a_factor_is_rejected(capsys, tmp_path, diamond):
-    cert = copy.deepcopy(diamond)
+def test_a_slice_factor_that_is_not_a_factor_is_rejected(capsys, tmp_path, paw):
+    cert = copy.deepcopy(paw)
     entry = claim(cert, "lower:slices")["evidence"]["shapes"][0]
     entry["B"][0][1] = 2  # Z changed: Q′_B is no longer a unit times YZ
     rejected_by_verify(capsys, tmp_path, cert, "lower:slices", "unit times")
-    cert = copy.deepcopy(diamond)
+    cert = copy.deepcopy(paw)
     entry = claim(cert, "lower:slices")["evidence"]["shapes"][0]
     entry["omega"] = [1, 0, 0]  # Y is not on one level of this functional
     rejected_by_verify(capsys, tmp_path, cert, "lower:slices", "one level")
 
 
-def test_a_raised_multiple_bound_is_rejected(diamond):
+def test_a_raised_multiple_bound_is_rejected(paw):
     """The bound is the kernel's: raising a nested factor's roots without dividing fails, and a stored statement cannot lie."""
-    cert = copy.deepcopy(diamond)
+    cert = copy.deepcopy(paw)
     claim(cert, "lower:slices")["evidence"]["shapes"][0]["roots"][0][1] += 1  # one more root than Z(x′·y^ω) has
     assert "lower:slices" in failures(cert)
-    cert = copy.deepcopy(diamond)
-    claim(cert, "lower:slices")["statement"] = claim(cert, "lower:slices")["statement"].replace("21", "22")
+    cert = copy.deepcopy(paw)
+    claim(cert, "lower:slices")["statement"] = claim(cert, "lower:slices")["statement"].replace("14", "15")
     assert "lower:slices" in failures(cert)
 
 
@@ -268,7 +273,7 @@ def test_composed_bounds_on_random_graphs_are_sound(n, mask, orientation):
 
 def test_evidence_values_are_exact():
     """Roots and levels of LS are exact rationals (no float reaches the evidence)."""
-    cert = built(*DIAMOND)
+    cert = built(PAW)
     entry = claim(cert, "lower:slices")["evidence"]["shapes"][0]
     assert all(isinstance(r, (int, str)) and Fraction(r) > 0 for r, _ in entry["roots"])
     assert all(isinstance(x, int) for x in entry["omega"] + entry["point"])
@@ -387,8 +392,8 @@ def test_a_family_whose_term_changes_beyond_the_checked_members_is_refused(capsy
     assert "def:F" in failures(forged)
 
 
-def test_a_slice_substitution_of_huge_degree_is_refused_in_the_kernel(diamond):
-    cert = copy.deepcopy(diamond)
+def test_a_slice_substitution_of_huge_degree_is_refused_in_the_kernel(paw):
+    cert = copy.deepcopy(paw)
     entry = claim(cert, "lower:slices")["evidence"]["shapes"][0]
     entry["omega"] = [x * 200001 for x in entry["omega"]]  # Y stays on one level; Z(x′·y^ω) would have degree ~4·10^5
     with pytest.raises(SchemaError, match="degree of Z"):

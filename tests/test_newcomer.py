@@ -19,9 +19,10 @@ from .conftest import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
-# The diamond at its proved bound 21 (LS + LH): open and long, so its cubes are still running when a test ends the run
+# σ(q)+σ(2q)+σ(3q)+σ(5q)+σ(6q) at 15 (13 ≤ m* ≤ 16; the diamond at 21 is now proved by V3): open and long, so its cubes
+# are still running when a test ends the run
 # (C_4 at 14 and W_3 at 7 are answered by LG and L5 before any cube).
-OPEN_QUESTION = ("search", "proofs/tournament_diamond.toml", "--atoms", "21", "--refute")
+OPEN_QUESTION = ("search", "sigmoid(q1)+sigmoid(2*q1)+sigmoid(3*q1)+sigmoid(5*q1)+sigmoid(6*q1)", "--atoms", "15", "--refute")
 
 
 def _section(title: str) -> str:

@@ -2,7 +2,7 @@
 
 For F it computes L5 (Newton), LK (residue classes) mixed with L5 over blocks, LU (unit roots, one dimension),
 LG (graphs), LE (rigid edges),
-LH/LS (nonnegative multiples per block, mixed over blocks by LM) and LD (disjoint faces), where each
+LH/LS/V3/V2 (nonnegative multiples per block, mixed over blocks by LM) and LD (disjoint faces), where each
 face function is bounded by this same engine, recursively — memoised by canonical form (a function
 up to renaming and a constant) and within a budget of functions and depth, both deterministic, so
 the same input gives the same certificate.  `analyze`, `certify`, `explore`, `search` and the API
@@ -25,7 +25,7 @@ from headfusion.bounds.multiples import Multiple, block_multiple
 from headfusion.bounds.structural import StructuralBounds, structural_bounds
 from headfusion.spec.model import MultiHead
 
-ORDER = ("L5", "LK", "LU", "LG", "LE", "LH", "LD", "LS", "R")  # on ties the first: fewer lines to check, L5 before everything
+ORDER = ("L5", "LK", "LU", "LG", "LE", "LH", "LD", "LS", "V3", "V2", "R")  # on ties the first: fewer lines to check, L5 before everything
 MAX_FACE_FUNCTIONS = 48  # functions whose own faces are searched (LD), per top-level call
 MAX_FACE_DEPTH = 5
 
@@ -53,8 +53,9 @@ class FunctionBounds:
 
     @property
     def multiple_lemma(self) -> str:
-        """LH when every certificate is a hexagon, else LS (whose claim also takes hexagons)."""
-        return "LH" if all(m is None or m.method == "hexagon" for m in self.multiples) else "LS"
+        """The claim's lemma from the blocks' top entries: V2 or V3 when one block uses it, else LS, else LH (a hexagon on every block)."""
+        methods = {m.method for m in self.multiples if m is not None}
+        return "V2" if "two-adic" in methods else "V3" if "three-slices" in methods else "LH" if methods == {"hexagon"} else "LS"
 
     @property
     def found(self) -> dict[str, int]:

@@ -20,7 +20,8 @@ from headfusion.kernel.base import MAX_POINTS, integer, require, within
 from headfusion.kernel.model import Model, canonical, face_limit, model_from_canonical
 from headfusion.kernel.poly import x_groups
 
-SUB_CLAIMS = ("lower:classes", "lower:unit-roots", "lower:edges", "lower:hexagon", "lower:slices", "lower:faces", "lower:graph")
+SUB_CLAIMS = ("lower:classes", "lower:unit-roots", "lower:edges", "lower:hexagon", "lower:slices", "lower:three-slices", "lower:two-adic",
+              "lower:faces", "lower:graph")
 
 
 def levels(exp: dict, c: dict[int, Fraction]) -> list[dict[tuple[int, ...], Fraction]]:

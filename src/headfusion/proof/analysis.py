@@ -197,7 +197,7 @@ def _tilt_json(tilt, scale: int) -> list[str]:
 
 
 METHOD_NAMES = {"L5": "newton-polytope (L4, L5)", "LK": "residue-classes (LK)", "LU": "unit-roots (LU)", "LG": "graph (LG, LE)", "LE": "rigid-edges (LE)", "LH": "hexagon (LH, LM)",
-                "LS": "slices (LS, LM)", "LD": "disjoint-faces (LD)", "R": "restriction-to-a-line (R)"}
+                "LS": "slices (LS, LM)", "LD": "disjoint-faces (LD)", "V3": "three-slices (V3, LM)", "V2": "two-adic (V2, LM)", "R": "restriction-to-a-line (R)"}
 
 
 def _multiple_json(m) -> dict:
@@ -205,6 +205,10 @@ def _multiple_json(m) -> dict:
     out: dict = {"method": m.method, "mu": m.value}
     if m.method == "slices":
         out.update({"omega": list(m.omega), "roots": [[rational_to_json(-r), k] for r, k in m.roots], "A": m.inner and _multiple_json(m.inner)})
+    elif m.method == "three-slices":
+        out.update({"omega": list(m.omega), "c": m.edge, "A": _multiple_json(m.inner), "lines": _multiple_json(m.lines)})
+    elif m.method == "two-adic":
+        out["orders"] = list(m.orders)
     return out
 
 

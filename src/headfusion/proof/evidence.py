@@ -211,8 +211,15 @@ def multiple_json(m: Multiple, rank: int) -> dict:
         return {"method": "vertices", "vertices": [[list(v), list(c)] for v, c in m.vertices]}
     if m.method == "hexagon":
         return {"method": "hexagon", "factors": [poly_json(f) for f in m.factors]}
+    if m.method == "two-adic":
+        return {"method": "two-adic", "orders": list(m.orders)}
     assert m.inner is not None
     Y, Z = product_of(m.inside, rank + 1), product_of(m.outside, rank + 1)
+    if m.method == "three-slices":
+        assert m.lines is not None
+        return {"method": "three-slices", "A": poly_json(Y), "f": [poly_json(dict(f)) for f, _ in m.outside], "omega": list(m.omega),
+                "mu": multiple_json(m.inner, rank), "projection": [list(row) for row in m.projection],
+                "lines": multiple_json(m.lines, len(m.projection))}
     return {"method": "slices", "A": poly_json(Y), "B": poly_json(Z), "omega": list(m.omega), "point": [1] * rank,
             "roots": [[rational_to_json(r), k] for r, k in m.roots], "mu": multiple_json(m.inner, rank)}
 
@@ -227,7 +234,8 @@ def multiples_evidence(bounds: FunctionBounds) -> dict:
     return {"shapes": out}
 
 
-CLAIM_OF = {"LK": "lower:classes", "LU": "lower:unit-roots", "LG": "lower:graph", "LE": "lower:edges", "LH": "lower:hexagon", "LS": "lower:slices", "LD": "lower:faces", "R": "lower:line"}
+CLAIM_OF = {"LK": "lower:classes", "LU": "lower:unit-roots", "LG": "lower:graph", "LE": "lower:edges", "LH": "lower:hexagon", "LS": "lower:slices", "LD": "lower:faces",
+            "V3": "lower:three-slices", "V2": "lower:two-adic", "R": "lower:line"}
 
 
 def direction_json(direction: tuple) -> list:
@@ -251,7 +259,7 @@ def lower_claims(bounds: FunctionBounds, table: dict[tuple, int] | None, listed:
         out.append(("lower:unit-roots", bounds.unit_roots.evidence()))
     elif lemma == "LE":
         out.append(("lower:edges", edges_evidence(bounds.form, bounds.structure)))
-    elif lemma in ("LH", "LS"):
+    elif lemma in ("LH", "LS", "V3", "V2"):
         out.append((CLAIM_OF[lemma], multiples_evidence(bounds)))
     elif lemma == "LD":
         assert bounds.faces is not None  # at the top the claim carries the table; a face function's cites it

@@ -81,6 +81,16 @@ def _slices(cert: dict, claim: dict) -> str:
             r" at least the negative roots of $Z$ plus one, and bounds each by the factor $Y$ alone.")
 
 
+def _three_slices(cert: dict, claim: dict) -> str:
+    return (rf"Lemma~\ref{{lem:V3}} stops at ${grouped(cert['summary']['three_slice_bound'])}$: it counts three or four $\omega$-slices of"
+            r" $D$, each bounded by the factor $Y$ alone, and the lines of one slice in one direction; it never uses the numerator $P'$.")
+
+
+def _two_adic(cert: dict, claim: dict) -> str:
+    return (rf"Lemma~\ref{{lem:V2}} stops at ${grouped(cert['summary']['two_adic_bound'])}$: one term per residue class modulo a power"
+            r" of $2$, and only the factors $\Phi_{2^\kappa}$ of $Q'_B$ enter it.")
+
+
 def _faces(cert: dict, claim: dict) -> str:
     return (rf"Lemma~\ref{{lem:LD}} stops at ${grouped(cert['summary']['disjoint_face_bound'])}$: it counts only the terms of $D$ on the"
             r" chosen pairwise disjoint faces, each face by the proved bound of its face function, and none of the terms off them.")
@@ -106,6 +116,8 @@ STOPS: dict[str, Sentence] = {  # claim id → where its lemma stops and why (a 
     "lower:graph": _graph,
     "lower:hexagon": _hexagon,
     "lower:slices": _slices,
+    "lower:three-slices": _three_slices,
+    "lower:two-adic": _two_adic,
     "lower:faces": _faces,
     "lower:line": _line,
 }

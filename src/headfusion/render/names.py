@@ -22,7 +22,8 @@ _FIXED = {
 
 
 BOUND_NAMES = {"lower:graph": ("Graph bound", "graph_bound"), "lower:hexagon": ("Hexagon bound", "hexagon_bound"), "lower:slices": ("Slice bound", "slice_bound"),
-               "lower:faces": ("Disjoint-face bound", "disjoint_face_bound")}
+               "lower:faces": ("Disjoint-face bound", "disjoint_face_bound"), "lower:three-slices": ("Three-slice bound", "three_slice_bound"),
+               "lower:two-adic": ("2-adic bound", "two_adic_bound")}
 
 
 def _lemma_name(claim: dict) -> str:

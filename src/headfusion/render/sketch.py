@@ -164,6 +164,17 @@ def _composition_sentence(cert: dict, claims: dict[str, dict], summary: dict) ->
                 + (". Repeated on $Y$: " if any(len(sh["rows"]) > 1 for sh in shapes) else ": ")
                 + "; ".join(sh["chain"] or "" for sh in shapes[:3])
                 + rf"; over the blocks (Lemma~\ref{{lem:LM}}) $m^*(F)\ge {tex_int(summary['slice_bound'])}$.")
+    if "lower:three-slices" in claims:
+        return (r"Three slices give more (Lemma~\ref{lem:V3}, Section~\ref{sec:threeslices}): $Q'_B=Yf_1f_2$ up to a unit, with $Y$ on one"
+                r" level of a functional $\omega$ and two binomials $f_1,f_2$ that move it by $1$; a head's $D=gQ'$ has at least three nonzero"
+                r" $\omega$-slices (Descartes' rule), each a nonnegative multiple of $Y$, and when it has exactly three, the two roots force a"
+                r" relation between the middle and the top slice that adds terms on the lines of direction $\delta_1-\delta_2$ (Lemma~\ref{lem:Q4}"
+                r" counts them); every bound used is a bound on all nonzero nonnegative multiples, so the cofactor $g$ is arbitrary."
+                rf" Over the blocks (Lemma~\ref{{lem:LM}}) $m^*(F)\ge {tex_int(summary['three_slice_bound'])}$.")
+    if "lower:two-adic" in claims:
+        return (r"2-adic classes give more (Lemma~\ref{lem:V2}, Section~\ref{sec:twoadic}): $\Phi_{2^\kappa}=1+x^{2^{\kappa-1}}$ divides"
+                r" $Q'_B$ for several $\kappa$, and each such $\kappa$ doubles the number of residue classes modulo $2^\kappa$ that a nonnegative"
+                rf" multiple of $Q'_B$ meets; over the blocks (Lemma~\ref{{lem:LM}}) $m^*(F)\ge {tex_int(summary['two_adic_bound'])}$.")
     if "lower:faces" in claims:
         ctx = faces_context(cert, claims)
         assert ctx is not None

@@ -235,6 +235,7 @@ def certify(
 
 
 LINE_TRIES = 3  # lines whose f_u keeps F's upper bound, each asked for one tree
+LINE_CANDIDATES = 12  # lines whose f_u keeps F's upper bound, bounded by the engine first (a lemma needs no tree)
 
 
 def line_route(bounds: FunctionBounds, timeout: float, progress: Callable[[str], None] | None = None) -> FunctionBounds:
@@ -250,26 +251,29 @@ def line_route(bounds: FunctionBounds, timeout: float, progress: Callable[[str],
 
 def line_tree(form: ExpForm, table: dict, timeout: float, progress: Callable[[str], None] | None = None) -> LineBound | None:
     """A line u whose f_u(t) = F(t·u) needs F's upper bound: by its own lemmas, or by a refutation over f_u's one-dimensional
-    box at m = upper − 1 (a small 1-D tree instead of one over F's box).  The first LINE_TRIES lines whose f_u keeps F's
-    upper bound are tried, all within `timeout` seconds; f_u's bounds are stored in `table` (the engine's memo, which the
-    evidence reads)."""
+    box at m = upper − 1 (a small 1-D tree instead of one over F's box).  Among the first LINE_CANDIDATES lines whose f_u
+    keeps F's upper bound, one decided by a lemma is taken first; else the first LINE_TRIES are asked for a tree, all within
+    `timeout` seconds.  f_u's bounds are stored in `table` (the engine's memo, which the evidence reads)."""
     import time
 
     from headfusion.bounds.facelimits import model_from_canonical
     from headfusion.bounds.lines import candidate_lines
 
     upper, deadline = form.upper_bound, time.time() + timeout
-    tries = 0
+    kept = []
     for direction, limit, size in candidate_lines(form.model, upper):
-        if size != upper or tries >= LINE_TRIES or time.time() >= deadline:
+        if size != upper or len(kept) >= LINE_CANDIDATES:
             break
         sub = table.get(limit) or function_bounds(model_from_canonical(limit))
         if sub.form.upper_bound != upper or not sub.form.is_rational:
             continue
-        tries += 1
         table[limit] = sub
-        if sub.best[0] >= upper:  # a one-dimensional lemma decides f_u
+        if sub.best[0] >= upper:  # a one-dimensional lemma decides f_u: no tree
             return LineBound(direction, limit, upper)
+        kept.append((direction, limit, sub))
+    for direction, limit, sub in kept[:LINE_TRIES]:
+        if time.time() >= deadline:
+            break
         if progress:
             progress(f"Lemma R: a refutation for m = {upper - 1} on the line u = {[int(v) for _, v in direction]}")
         tree, _ = find_refutation(kernel_question(sub.form), upper - 1, max(1.0, deadline - time.time()))

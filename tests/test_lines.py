@@ -107,6 +107,13 @@ def test_every_class_is_decided_on_a_line():
     assert len(how) == 65 and set(how) <= {"tree", "lemma"}
 
 
+def test_every_claim_of_f_u_is_named_by_its_lemma():
+    from headfusion.kernel.lines import LINE_CLAIMS
+    from headfusion.kernel.statements import LEMMA_OF, LEMMAS
+
+    assert all(LEMMA_OF[cid] in LEMMAS for cid in ("lower:newton",) + LINE_CLAIMS)
+
+
 def test_restriction_is_the_same_in_producer_and_kernel():
     spec = load_spec("sigmoid(q1 + 2*q2) + tanh(q1 - q2) + attn([q1, 2*q2, 0], [1, 2, 3])", None)
     u = ((0, Fraction(3)), (1, Fraction(-1)))

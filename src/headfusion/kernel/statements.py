@@ -95,11 +95,12 @@ def faces(count: int, bounds: list[int], bound: int, nested: bool) -> str:
 
 
 LEMMA_OF = {"lower:newton": "L5", "lower:classes": "LK", "lower:unit-roots": "LU", "lower:edges": "LE", "lower:hexagon": "LH",
-            "lower:slices": "LS", "lower:faces": "LD", "lower:graph": "LG", "refutation": "LR"}  # a sub-function's claim, as a reader names it
+            "lower:slices": "LS", "lower:three-slices": "V3", "lower:two-adic": "V2", "lower:faces": "LD", "lower:graph": "LG",
+            "refutation": "LR"}  # a sub-function's claim, as a reader names it
 
 
 def line(u: list[int], bound: int, by: str | None) -> str:
-    vector, lemma = ",".join(str(v) for v in u), LEMMA_OF.get(by or "", "L1")
+    vector, lemma = ",".join(str(v) for v in u), LEMMA_OF.get(by, by) if by else "L1"  # None: f_u is a constant
     return (rf"On the line $q=t\,u$, $u=({vector})$, $F$ restricts to the function $f_u$ of Table~\ref{{tab:line}}, which needs at least "
             rf"${tex_int(bound)}$ atoms (by its own replayed claim, Lemma {lemma}); by Lemma R, $m^*(F)\ge {tex_int(bound)}$.")
 

@@ -212,3 +212,13 @@ def test_the_line_bound_is_below_the_truth(keys):
         if found.value <= 5:  # the brute force is cheap: no head with fewer atoms than R says, one with m* atoms
             P, Q = polys(text)
             assert brute_force_has_head(P, Q, found.value - 1, budget=200_000) in (False, None)
+
+
+def test_the_documents_say_lemma_r(genuine):
+    from headfusion.render.context import build_context
+    from headfusion.render.gap import STOPS
+
+    assert r"Lemma~\ref{lem:R} stops at $8$" in STOPS["lower:line"](genuine, line_claim(genuine))
+    ctx = build_context(genuine)
+    assert ctx["line"]["bound"] == "8" and ctx["line"]["direction"] == "(2,-1)"
+    assert any(r"\ref{lem:R}" in p for p in ctx["sketch"]["paragraphs"])

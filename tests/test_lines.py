@@ -12,7 +12,7 @@ import copy
 import json
 from dataclasses import replace
 from fractions import Fraction
-from itertools import combinations, product
+from itertools import combinations, permutations, product
 from pathlib import Path
 
 import pytest
@@ -222,3 +222,25 @@ def test_the_documents_say_lemma_r(genuine):
     ctx = build_context(genuine)
     assert ctx["line"]["bound"] == "8" and ctx["line"]["direction"] == "(2,-1)"
     assert any(r"\ref{lem:R}" in p for p in ctx["sketch"]["paragraphs"])
+
+
+def cube_classes() -> list[tuple[tuple[int, ...], ...]]:
+    """Sets of three distinct re-signed keys in {−1,0,1}³, one per class of the cube's 48 symmetries and signs."""
+    def sign3(k: tuple[int, ...]) -> tuple[int, ...]:
+        return k if next(v for v in k if v) > 0 else tuple(-v for v in k)
+    maps = [(p, s) for p in permutations(range(3)) for s in product((1, -1), repeat=3)]
+    keys = sorted({sign3(k) for k in product((-1, 0, 1), repeat=3) if any(k)})
+    return sorted({min(tuple(sorted(sign3(tuple(s[i] * k[p[i]] for i in range(3))) for k in t)) for p, s in maps)
+                   for t in combinations(keys, 3)})
+
+
+@pytest.mark.slow
+def test_every_class_of_the_cube_is_decided_on_a_line():
+    """The 25 classes of three keys in {−1,0,1}³: R (kernel-checked) gives the number of subset sums for each."""
+    found = cube_classes()
+    assert len(found) == 25
+    for keys in found:
+        text = " + ".join("sigmoid(" + " + ".join(f"{c}*q{j + 1}" for j, c in enumerate(k) if c) + ")" for k in keys)
+        sums = len({tuple(sum(k[c] for k, b in zip(keys, bits) if b) for c in range(3)) for bits in product((0, 1), repeat=3)})
+        bounds, _, bound = line_of(text)
+        assert bound == bounds.form.upper_bound == sums, text

@@ -34,7 +34,7 @@ def levels(exp: dict, c: dict[int, Fraction]) -> list[dict[tuple[int, ...], Frac
     return out
 
 
-def replay_table(functions: object, checks: dict[str, Callable]) -> tuple[list[tuple[list, int, str | None]], set[str]]:
+def replay_table(functions: object, checks: dict[str, Callable], allowed: tuple[str, ...] = SUB_CLAIMS) -> tuple[list[tuple[list, int, str | None]], set[str]]:
     """(form, bound, claim giving it) per face function, each replayed with the earlier entries as its table; and the
     lemmas its claims use (the LD claim rests on them too)."""
     require(isinstance(functions, list), "the face functions must be a list")
@@ -47,7 +47,7 @@ def replay_table(functions: object, checks: dict[str, Callable]) -> tuple[list[t
         if form:  # [] is a constant: m* = 1, nothing to replay
             model = model_from_canonical(form)  # F_c up to renaming and translating keys: the same m*
             ids = [c[0] if isinstance(c, list) and len(c) == 2 else None for c in claims]
-            require(ids[:3] == ["exp-form", "coprime", "lower:newton"] and len(set(ids)) == len(ids) and all(i in SUB_CLAIMS for i in ids[3:]),
+            require(ids[:3] == ["exp-form", "coprime", "lower:newton"] and len(set(ids)) == len(ids) and all(i in allowed for i in ids[3:]),
                     f"function {k}: claims must be exp-form, coprime, lower:newton, then distinct lower bounds")
             facts: dict = {"_table": list(table)}
             found = []

@@ -33,6 +33,7 @@ LEMMAS: dict[str, tuple[str, tuple[str, ...], str]] = {
     "V2": ("2-adic classes", ("LM",), r"Let $R$ be a Laurent polynomial in one variable $x$ and $\mathcal{K}$ a set of $j$ positive integers such that $\Phi_{2^\kappa}(x)=1+x^{2^{\kappa-1}}$ divides $R$ for every $\kappa\in\mathcal{K}$. Then $\mathcal{T}(R)\ge2^j$."),
     "TP": ("Pairs of scales", ("L1", "L2", "L4", "LU"), r"For positive integers $a\ne b$, no head with at most 3 atoms represents $\sigma(aq)+\sigma(bq)$, and a head $N(u)/D(u)$ of $G(u_1,u_2)=\sigma(u_1)+\sigma(u_2)$ with $n$ atoms gives the head $N(aq,bq)/D(aq,bq)$ of $\sigma(aq)+\sigma(bq)$ with at most $n$ atoms."),
     "LF": ("Families of graphs", ("L5", "LD", "LE", "LG", "LZ"), r"A cycle $C_n$ ($n\ge3$) has $2^n-2$ acyclic orientations and $2^n-1$ forests, and a tree on $n$ vertices has $2^{n-1}$ of each. For the tournament function $F_n$ of $K_n$ ($n\ge3$) the $n$ faces of $\operatorname{Newt}(Q'_n)$ along $\mathbf{1}_i$ are pairwise disjoint, with face functions tournaments of $K_{n-1}$ plus constants, so $m^*(F_n)\ge n\,m^*(F_{n-1})$. Hence for every $n$: $m^*=2^n-1$ for $C_n$, $m^*=2^{n-1}$ for a tree, and $7\cdot n!/6\le m^*(F_n)\le|\operatorname{supp}Q'_n|$ for $K_n$."),
+    "R": ("Restriction to a line", ("L1",), r"For an integer vector $u$ let $f_u(t)=F(t\,u)$ on $t\in\mathbb{R}$, a sum of heads whose keys are the numbers $\langle k,u\rangle$ for the keys $k$ of $F$'s heads. Then $m^*(F)\ge m^*(f_u)$."),
     "LR": ("Refutations", ("L2", "L3", "L4", "L5"), r"Let $F=P'/Q'$ be in lowest terms. If a refutation tree for $m$ closes all its leaves, no head with at most $m$ atoms represents $F$."),
 }
 
@@ -93,6 +94,17 @@ def faces(count: int, bounds: list[int], bound: int, nested: bool) -> str:
     where = "" if nested else r" of Table~\ref{tab:faces}"
     return (rf"The {plural(count, 'face')} of $\operatorname{{Newt}}(Q')${where} are pairwise disjoint, and their face functions need "
             rf"at least ${_sum(bounds)}$ atoms (each by its own replayed claims); by Lemma LD, $m^*(F)\ge {tex_int(bound)}$.")
+
+
+LEMMA_OF = {"lower:newton": "L5", "lower:classes": "LK", "lower:unit-roots": "LU", "lower:edges": "LE", "lower:hexagon": "LH",
+            "lower:slices": "LS", "lower:three-slices": "V3", "lower:two-adic": "V2", "lower:faces": "LD", "lower:graph": "LG",
+            "refutation": "LR"}  # a sub-function's claim, as a reader names it
+
+
+def line(u: list[int], bound: int, by: str | None) -> str:
+    vector, lemma = ",".join(str(v) for v in u), LEMMA_OF.get(by, by) if by else "L1"  # None: f_u is a constant
+    return (rf"On the line $q=t\,u$, $u=({vector})$, $F$ restricts to the function $f_u$ of Table~\ref{{tab:line}}, which needs at least "
+            rf"${tex_int(bound)}$ atoms (by its own replayed claim, Lemma {lemma}); by Lemma R, $m^*(F)\ge {tex_int(bound)}$.")
 
 
 def multiples(lemma: str, shapes: int, mus: list[int], bound: int, lemmas: list[str], mixed: bool) -> str:

@@ -199,7 +199,7 @@ def _tilt_json(tilt, scale: int) -> list[str]:
 
 METHOD_NAMES = {"L5": "newton-polytope (L4, L5)", "LK": "residue-classes (LK)", "LU": "unit-roots (LU)", "LG": "graph (LG, LE)", "LE": "rigid-edges (LE)", "LH": "hexagon (LH, LM)",
                 "LS": "slices (LS, LM)", "LD": "disjoint-faces (LD)", "V3": "three-slices (V3, LM)", "V2": "two-adic (V2, LM)",
-                "K": "theorem-k (K, LN)"}
+                "K": "theorem-k (K, LN)", "R": "restriction-to-a-line (R)"}
 
 
 def _multiple_json(m) -> dict:
@@ -276,6 +276,8 @@ def lower_bounds_report(form: ExpForm, witness_cap: int = MAX_LISTED_WITNESSES, 
                                                       "halving": unit.halving, "term": unit.term}
     result["residue_classes"], result["rigid_edges"], result["multiples"], result["disjoint_faces"] = classes, edges, multiples, faces
     result["theorem_k"] = None if bounds.theorem_k is None else {"bound": bounds.theorem_k, **theorem_k_instance(form)}  # K_4 (Theorem K)
+    line = bounds.line  # Lemma R: the best line the engine bounded (certify may close f_u by a tree)
+    result["line"] = None if line is None else {"direction": _dense(line.direction, form.model.dimension), "bound": line.value}
     return result
 
 

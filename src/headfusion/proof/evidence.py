@@ -236,7 +236,7 @@ def multiples_evidence(bounds: FunctionBounds) -> dict:
 
 
 CLAIM_OF = {"LK": "lower:classes", "LU": "lower:unit-roots", "LG": "lower:graph", "LE": "lower:edges", "LH": "lower:hexagon", "LS": "lower:slices", "LD": "lower:faces",
-            "V3": "lower:three-slices", "V2": "lower:two-adic", "K": "lower:theorem-k"}
+            "V3": "lower:three-slices", "V2": "lower:two-adic", "K": "lower:theorem-k", "R": "lower:line"}
 
 
 def direction_json(direction: tuple) -> list:
@@ -268,7 +268,25 @@ def lower_claims(bounds: FunctionBounds, table: dict[tuple, int] | None, listed:
         assert bounds.faces is not None  # at the top the claim carries the table; a face function's cites it
         out.append(("lower:faces", faces_evidence(bounds) if table is None else
                     {"faces": [[direction_json(f.direction), table[f.form]] for f in bounds.faces.faces]}))
+    elif lemma == "R":
+        out.append(("lower:line", line_evidence(bounds)))
     return out
+
+
+def line_evidence(bounds: FunctionBounds) -> dict:
+    """lower:line (Lemma R): the direction u and f_u's entry — its own exp-form, coprime, lower:newton, strongest lemma
+    and, when certify found one, the refutation tree over f_u's box (which then gives the bound)."""
+    line = bounds.line
+    assert line is not None
+    sub = bounds.table[line.form]
+    claims = [["exp-form", exp_form_evidence(sub.form)], ["coprime", coprimality_evidence(sub.form)]]
+    claims += [[cid, ev] for cid, ev in lower_claims(sub, {})]
+    value, lemma = sub.best
+    by = "lower:newton" if lemma == "L5" else CLAIM_OF[lemma]
+    if line.tree is not None:
+        claims.append(["refutation", line.tree])
+        value, by = line.tree["atoms"] + 1, "refutation"
+    return {"direction": direction_json(line.direction), "function": {"form": canonical_json(line.form), "claims": claims, "bound": value, "by": by}}
 
 
 def face_table(bounds: FunctionBounds) -> tuple[list[dict], dict[tuple, int]]:

@@ -103,6 +103,13 @@ def _refutation(cert: dict, claim: dict) -> str:
             rf" ${grouped(m)}$ atoms.")
 
 
+def _line(cert: dict, claim: dict) -> str:
+    function = claim["evidence"]["function"]
+    return (rf"Lemma~\ref{{lem:R}} stops at ${grouped(int(function['bound']))}$, the bound proved for the one function $f_u$ on its line:"
+            r" a head for $F$ restricts to one for $f_u$, but $f_u$ may need fewer atoms than $F$ (keys of $F$ that meet $u$ at one"
+            r" level merge).")
+
+
 STOPS: dict[str, Sentence] = {  # claim id → where its lemma stops and why (a new lemma: one entry here)
     "lower:newton": _newton,
     "lower:classes": _classes,
@@ -114,6 +121,7 @@ STOPS: dict[str, Sentence] = {  # claim id → where its lemma stops and why (a 
     "lower:two-adic": _two_adic,
     "lower:faces": _faces,
     "lower:theorem-k": theorem_k_stop,
+    "lower:line": _line,
 }
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from headfusion.render.composition import faces_context, slices_context
+from headfusion.render.lines import line_context
 from headfusion.render.sections import _atoms_of
 from headfusion.render.structure import _lattice_tex, _support, non_vertices, non_vertices_tex, tilt_vector_tex
 from headfusion.render.tex import tex_int, tex_vector
@@ -184,6 +185,12 @@ def _composition_sentence(cert: dict, claims: dict[str, dict], summary: dict) ->
                 rf" ${ctx['nfaces']}$ directions are pairwise disjoint, and so are those of $\Newt(D)$; the atoms of a head on the face"
                 rf" along $u$ form a head of the face limit $F_u${example}, whose own bound is proved by its own claims. Adding them,"
                 rf" $m^*(F)\ge {ctx['sum']}={ctx['bound']}$.")
+    if "lower:line" in claims:
+        line = line_context(cert, claims)
+        assert line is not None
+        return (rf"A line gives more (Lemma~\ref{{lem:R}}, Section~\ref{{sec:line}}): restricted to $q=t\,u$, $u={line['direction']}$, a head"
+                rf" for $F$ is a head for $f_u(t)=F(t\,u)={line['function']}$ with no more atoms (its keys $\langle k,u\rangle$, equal ones"
+                rf" merged), and $f_u$ needs at least ${line['bound']}$ atoms, by {line['by']}; so $m^*(F)\ge {line['bound']}$.")
     return None
 
 

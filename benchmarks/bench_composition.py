@@ -4,14 +4,14 @@ For every graph on at most 5 vertices up to isomorphism (no isolated vertex; the
 edges oriented i < j) and the functions of the README, both sides run in the same invocation, each cell in a
 fresh process:
 
-* before: `analyze` of the baseline commit (default 749f0e0, the code before LD/LH/LS/LG), checked out with
-  `git worktree` into a temporary folder and imported from there;
-* after: `analyze` of this checkout (the bound engine: L5, LK, LG, LE, LH, LS, LD recursively).
+* before: `analyze` of the baseline commit (default 2bd6055, the code before V3, V2, Theorem K and R; 749f0e0 is the code
+  before LD/LH/LS/LG), checked out with `git worktree` into a temporary folder and imported from there;
+* after: `analyze` of this checkout (the bound engine: L5, LK, LG, LE, LH, LS, V3, V2, K, LD recursively, R at the top).
 
 Columns: the lower bound and the lemma that gives it on each side, the construction, whether the bounds now
 meet, and the seconds of each analyze (wall clock, including the process start).  Then the acceptance
-figures of the issue, each the median of --repeat runs: certify and verify of the paw, K_4 and K_5, analyze of
-K_5 and K_6, and `search --atoms 14` on C_4.
+figures of the issues, each the median of --repeat runs: certify and verify of the paw, the diamond, the bowtie,
+σ(q)+σ(2q)+σ(8q), K_4 and K_5, analyze of K_5 and K_6, and `search --atoms 14` on C_4.
 
 Run: python3 benchmarks/bench_composition.py [--baseline REV] [--repeat N] [--skip-graphs]
 """
@@ -57,6 +57,10 @@ print(json.dumps({"lower": r["lower_bound"], "method": r["lower_bound_method"], 
 
 ACCEPTANCE = [  # (label, argv of headfusion, limit in seconds from the issue)
     ("certify paw", ["certify", "sigmoid(q1-q2) + sigmoid(q2-q3) + sigmoid(q1-q3) + sigmoid(q3-q4)", "--no-pdf"], 30),
+    ("certify diamond", ["certify", "proofs/tournament_diamond.toml", "--no-pdf"], 60),
+    ("certify bowtie", ["certify", "sigmoid(q1-q2) + sigmoid(q1-q5) + sigmoid(q2-q5) + sigmoid(q3-q4) + sigmoid(q3-q5) + sigmoid(q4-q5)",
+                        "--no-pdf"], None),
+    ("certify σ(q)+σ(2q)+σ(8q)", ["certify", "sigmoid(q1) + sigmoid(2*q1) + sigmoid(8*q1)", "--no-pdf"], None),
     ("certify K_4", ["certify", "proofs/tournament_complete.toml", "--d", "4", "--no-pdf"], None),
     ("certify K_5", ["certify", "proofs/tournament_complete.toml", "--d", "5", "--no-pdf"], 120),
     ("analyze K_5", ["analyze", "proofs/tournament_complete.toml", "--d", "5", "--no-atoms-list"], 60),
@@ -99,7 +103,7 @@ def short(method: str | None) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--baseline", default="749f0e0")
+    parser.add_argument("--baseline", default="2bd6055")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--skip-graphs", action="store_true")
     args = parser.parse_args()
@@ -142,7 +146,7 @@ def main() -> None:
                 for path in sorted(Path(out).glob("*.json")):
                     start = time.perf_counter()
                     subprocess.run([sys.executable, "-m", "headfusion", "verify", str(path)], cwd=ROOT, capture_output=True, check=True)
-                    print(f"| verify {label[8:]} | {time.perf_counter() - start:.2f} | 1 | {10 if 'paw' in label else '—'} |")
+                    print(f"| verify {label[8:]} | {time.perf_counter() - start:.2f} | 1 | {10 if 'paw' in label or 'diamond' in label else '—'} |")
                     path.unlink()
 
 

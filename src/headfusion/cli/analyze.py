@@ -46,6 +46,12 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         more = form["blocks_total"] - form["blocks_shown"]
         out.write(f"  ... {more} more block{'s' if more != 1 else ''}\n")
     out.write(f"fused head: {big(result['upper_bound'])} atoms ({result['upper_bound_method']})\n")
+    made = result.get("construction") or {}
+    if made.get("kind") not in (None, "product", "reduced"):  # a head below the product head (DESIGN §10): how it was found
+        out.write(f"  construction: {made['kind']}, {big(made['atoms'])} atoms (the product head has {big(made['product_head_atoms'])})\n")
+        for b in made["blocks"][:3]:
+            if b.get("cofactor"):
+                out.write(f"  block {b['block']} ({b['kind']}): D = Q'*g with g = {b['cofactor']}\n")
     lower = result["lower_bound"]
     out.write(
         f"lower bound: {big(lower)} ({result['lower_bound_method']})\n" if lower is not None else "lower bound: not computed\n"

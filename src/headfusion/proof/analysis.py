@@ -24,7 +24,8 @@ from headfusion.bounds.lower import MAX_LISTED_WITNESSES, vertex_witnesses
 from headfusion.spec.display import function_text
 
 MAX_FORM_BLOCKS_SHOWN = 12
-CONSTRUCT_SECONDS = 8.0  # analyze's budget for the construction search (only where the bounds do not meet)
+CONSTRUCT_SECONDS = 6.0  # analyze's budget for the construction search (only where the bounds do not meet) ...
+CONSTRUCT_POINTS = 50  # ... and its size limit: MIPs of at most this many points (larger boxes are certify's)
 CONSTRUCTION_NAMES = {"product": "fused head (naive product for some blocks)", "reduced": "reduced fused head (P', Q')",
                       "uniform": "uniform head (keys 0..L-1 on a line, D = g*Q')",
                       "blocks": "product of block heads (a partition of the heads)",
@@ -156,7 +157,7 @@ def analyze(spec: Spec, list_atoms: bool = True, with_bounds: bool = True, strea
         step(f"lower bounds ({len(form.blocks)} block(s))")
         bounds = function_bounds(model)
         if construct_seconds > 0 and bounds.best[0] < form.upper_bound:
-            form = best_construction(form, bounds.best[0], seconds=construct_seconds, progress=step)
+            form = best_construction(form, bounds.best[0], seconds=construct_seconds, progress=step, max_points=CONSTRUCT_POINTS)
     upper = form.upper_bound
     result: dict = {
         "spec": spec.text,

@@ -135,7 +135,7 @@ def _repair(points: list, D: dict, N: dict, unknowns: int, chosen: set, g_float:
 
 
 def search_block(P: LPoly, Q: LPoly, cutoff: int, lower: int, deadline: float, max_width: int | None = None,
-                 progress: Callable[[str], None] | None = None) -> tuple[LPoly, LPoly] | None:
+                 progress: Callable[[str], None] | None = None, max_points: int = MAX_MIP_POINTS) -> tuple[LPoly, LPoly] | None:
     """The smallest exact head (N, D) = (g·P′, g·Q′) found below `cutoff` atoms, or None (rational P′, Q′ only)."""
     if any(e[-1] for e in Q.terms) or any(e[-1] for e in P.terms):
         return None
@@ -151,7 +151,7 @@ def search_block(P: LPoly, Q: LPoly, cutoff: int, lower: int, deadline: float, m
             break
         box = list(cartesian(*(range(k + 1) for _ in range(rank))))
         points, D, N = _rows(P, Q, box)
-        if len(points) > MAX_MIP_POINTS:
+        if len(points) > max_points:
             break
         if progress:
             progress(f"construction search: cofactor box {k + 1}^{rank}, {len(points)} points, below {cutoff} atoms")
@@ -174,11 +174,11 @@ def search_block(P: LPoly, Q: LPoly, cutoff: int, lower: int, deadline: float, m
 
 
 def best_construction(form: ExpForm, lower: int | None = None, seconds: float = 0.0, max_rank: int = 2,
-                      progress: Callable[[str], None] | None = None) -> ExpForm:
+                      progress: Callable[[str], None] | None = None, max_points: int = MAX_MIP_POINTS) -> ExpForm:
     """F's form with the best head found: closed forms first, then (seconds > 0) the MIP search per block.
 
-    The search runs on blocks of rank ≤ max_rank with rational weights, only while the head is above
-    `lower` (a proved lower bound of F: nothing to gain once they meet).
+    The search runs on blocks of rank ≤ max_rank with rational weights, on boxes of at most `max_points` points,
+    only while the head is above `lower` (a proved lower bound of F: nothing to gain once they meet).
     """
     form = closed_forms(form)
     if seconds <= 0 or (lower is not None and form.upper_bound <= lower):
@@ -193,7 +193,7 @@ def best_construction(form: ExpForm, lower: int | None = None, seconds: float = 
         size = block.head_size
         rest = others // size  # the product over the other blocks (LP): a block's head is worth only what it saves
         block_lower = max(1, -(-(lower or 1) // rest)) if lower else 1
-        found = search_block(block.P_reduced, block.Q_reduced, size, block_lower, deadline, progress=progress)
+        found = search_block(block.P_reduced, block.Q_reduced, size, block_lower, deadline, progress=progress, max_points=max_points)
         if found is not None:
             form = with_head(form, index, "search", *found)
             others = form.upper_bound

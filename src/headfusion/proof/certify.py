@@ -15,7 +15,8 @@ from typing import Callable
 from headfusion.algebra.expform import ExpForm
 from headfusion.bounds.engine import function_bounds, newton_only
 from headfusion.proof.claims import build_certificate
-from headfusion.solving.construct import best_construction
+from headfusion.proof.analysis import CONSTRUCT_POINTS
+from headfusion.solving.construct import MAX_MIP_POINTS, best_construction
 from headfusion.spec.errors import InputError
 from headfusion.spec.model import Spec
 
@@ -247,7 +248,7 @@ def certify(
         progress("constructions: closed forms, then the construction search")
     # the best construction is the upper bound every search starts below (closed forms, then the MIP)
     bounds = replace(bounds, form=best_construction(bounds.form, bounds.best[0], seconds=min(CONSTRUCT_SECONDS, search_timeout),
-                                                    progress=progress))
+                                                    progress=progress, max_points=MAX_MIP_POINTS if search else CONSTRUCT_POINTS))
     results: list[dict] = []
     queries: dict[str, str] = {}
     note = "search not run (--no-search)"

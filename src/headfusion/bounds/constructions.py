@@ -69,7 +69,8 @@ def _is_head(n: Uni, d: Uni) -> bool:
 
 
 def _line(poly: LPoly) -> tuple[tuple[int, ...], dict[int, int]] | None:
-    """(δ, position of each exponent along δ) when supp poly lies on one line x^{base + kδ} (δ primitive, k ≥ 0)."""
+    """(δ, position k of each exponent base + kδ) when supp poly lies on one line (δ primitive, lexicographically
+    positive, base the lexicographically least exponent, so every k ≥ 0)."""
     points = sorted({e[:-1] for e in poly.terms})
     if len(points) < 2:
         return None
@@ -91,19 +92,18 @@ def _line(poly: LPoly) -> tuple[tuple[int, ...], dict[int, int]] | None:
 
 
 def _member(num: LPoly, den: LPoly) -> tuple[tuple[int, ...], Uni, Uni] | None:
-    """A head N/D on a line as (δ with first nonzero entry positive, n(y), d(y)) with y = x^δ and d(0) ≠ 0."""
+    """A head N/D on a line as (δ, n(y), d(y)) with y = x^δ, δ primitive and lexicographically positive, d(0) ≠ 0.
+
+    The head is translated so that its lowest key is 0 (a common translation of all keys changes nothing).
+    """
     line = _line(den)
     if line is None:
         return None
     delta, positions = line
-    if not set(e[:-1] for e in num.terms) <= set(positions):
+    if not {e[:-1] for e in num.terms} <= set(positions):
         return None
-    sign = 1 if next(v for v in delta if v) > 0 else -1
-    low = max(positions.values()) if sign < 0 else 0
-    place = {p: (k if sign > 0 else low - k) for p, k in positions.items()}
-    delta = tuple(sign * v for v in delta)
-    n = _uni({place[e[:-1]]: c for e, c in num.terms.items()})
-    d = _uni({place[e[:-1]]: c for e, c in den.terms.items()})
+    n = _uni({positions[e[:-1]]: c for e, c in num.terms.items()})
+    d = _uni({positions[e[:-1]]: c for e, c in den.terms.items()})
     return delta, n, d
 
 
@@ -126,8 +126,6 @@ def uniform_head(P: Uni, Q: Uni, h: int, cap: int = MAX_UNIFORM) -> tuple[Uni, U
         if power == 1:
             break
     else:
-        return None
-    if L <= R.degree():  # z^L ≡ 1 needs L ≥ deg R + 1 ... unless R is constant-like
         return None
     D = _uni({h * s: Fraction(1) for s in range(L)})
     g, rest = divmod(D, Q)

@@ -15,14 +15,14 @@ SHOWN_DIMENSION = 1024  # ... when their keys have at most this many coordinates
 
 
 def cmd_analyze(args: argparse.Namespace) -> int:
-    from headfusion.proof.analysis import analyze, write_json
+    from headfusion.proof.analysis import CONSTRUCT_SECONDS, analyze, write_json
     from headfusion.spec.load import load_spec
 
     with deadline(args.timeout, "analyze"), Progress("analyze", quiet=args.quiet) as progress:
         spec = load_spec(args.spec, args.d)
         listed = not args.no_atoms_list and (args.json or spec.model.dimension <= SHOWN_DIMENSION)
         result = analyze(spec, list_atoms=listed, stream=args.json, preview=0 if args.json else SHOWN_ATOMS + 1,
-                         progress=progress)
+                         progress=progress, construct_seconds=min(CONSTRUCT_SECONDS, args.timeout / 4))
         if args.json:  # the atom list streams (generated while written), within the deadline
             progress.close()  # stdout and stderr may be one terminal
             note_huge_integers(result)

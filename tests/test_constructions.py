@@ -251,3 +251,11 @@ def test_certify_proves_twelve(tmp_path, capsys):
     cert = json.loads(path.read_text())
     assert cert["summary"]["minimum"] == 12
     assert "uniform" in next(c for c in cert["claims"] if c["id"] == "upper")["statement"]
+
+
+def test_the_certificate_says_how_the_head_was_found(searched):
+    from headfusion.render.latex import render_latex
+
+    tex = render_latex(searched)
+    assert "found as the construction search" in tex
+    assert r"D_B=Q'_B\cdot g" in tex and "x_{1}^{2}" in tex  # g = 2 + 3x + 2x²: one line instead of the table

@@ -2,7 +2,8 @@
 
 Search policy: the lower bound is the strongest proved one (the bound engine: L5, LK, LE, LH, LS,
 LD); the upper bound the best construction (closed forms, then the construction search: DESIGN §10).
-When they meet nothing is searched.  Otherwise m = upper − 1 is asked first (a refutation there
+When they meet nothing is searched.  Otherwise m = upper − 1 is asked first: on a line (Lemma R, a
+one-dimensional tree for f_u(t) = F(t·u), small beside F's box), then on F itself (a refutation there
 decides m* at once); failing that, m = lower, lower + 1, … until a head is found (SAT) or the budget
 or the box size stops the search; an unsat answer becomes a refutation the kernel replays, or testimony.
 """
@@ -13,7 +14,8 @@ from dataclasses import dataclass, replace
 from typing import Callable
 
 from headfusion.algebra.expform import ExpForm
-from headfusion.bounds.engine import function_bounds, newton_only
+from headfusion.bounds.engine import FunctionBounds, function_bounds, newton_only
+from headfusion.bounds.lines import LineBound
 from headfusion.proof.claims import build_certificate
 from headfusion.proof.analysis import CONSTRUCT_POINTS
 from headfusion.solving.construct import MAX_MIP_POINTS, best_construction
@@ -246,9 +248,12 @@ def certify(
     bounds = function_bounds(spec.model) if lemmas else newton_only(spec.model)
     if progress:
         progress("constructions: closed forms, then the construction search")
-    # the best construction is the upper bound every search starts below (closed forms, then the MIP)
+    # the best construction is the upper bound every search starts below (closed forms, then the MIP) ...
     bounds = replace(bounds, form=best_construction(bounds.form, bounds.best[0], seconds=min(CONSTRUCT_SECONDS, search_timeout),
                                                     progress=progress, max_points=MAX_MIP_POINTS if search else CONSTRUCT_POINTS))
+    # ... then Lemma R asks a line for m = upper − 1 of that construction (a 1-D tree), and F's own search asks it next
+    if search and lemmas and not refutations:  # a supplied refutation asks for its own m: the searches stay as asked
+        bounds = line_route(bounds, search_timeout, progress)
     results: list[dict] = []
     queries: dict[str, str] = {}
     note = "search not run (--no-search)"
@@ -256,6 +261,56 @@ def certify(
         results, queries, note = run_searches(spec, bounds.form, bounds.best[0], search_timeout, progress, timings, refutations)
     certificate = build_certificate(spec, command, results, [note] if note else [], bounds=bounds)
     return Certified(certificate, queries)
+
+
+LINE_TRIES = 3  # lines whose f_u keeps F's upper bound, each asked for one tree
+LINE_CANDIDATES = 12  # lines whose f_u keeps F's upper bound, bounded by the engine first (a lemma needs no tree)
+
+
+def line_route(bounds: FunctionBounds, timeout: float, progress: Callable[[str], None] | None = None) -> FunctionBounds:
+    """Lemma R with a tree: when the bounds do not meet, `line_tree`; `bounds` unchanged when no line closes."""
+    from dataclasses import replace
+
+    form = bounds.form
+    if bounds.best[0] >= form.upper_bound or sum(b.rank for b in form.blocks) < 2 or not form.is_rational:
+        return bounds
+    line = line_tree(form, bounds.table, timeout, progress)
+    return bounds if line is None else replace(bounds, line=line)
+
+
+def line_tree(form: ExpForm, table: dict, timeout: float, progress: Callable[[str], None] | None = None) -> LineBound | None:
+    """A line u whose f_u(t) = F(t·u) needs F's upper bound (the best construction's size): by its own lemmas, or by a refutation over f_u's one-dimensional
+    box at m = upper − 1 (a small 1-D tree instead of one over F's box).  Among the first LINE_CANDIDATES lines whose f_u
+    keeps F's upper bound, one decided by a lemma is taken first; else the first LINE_TRIES are asked for a tree, all within
+    `timeout` seconds.  f_u's bounds are stored in `table` (the engine's memo, which the evidence reads)."""
+    import time
+
+    from headfusion.bounds.constructions import closed_forms
+    from headfusion.bounds.facelimits import model_from_canonical
+    from headfusion.bounds.lines import candidate_lines
+
+    upper, deadline = form.upper_bound, time.time() + timeout  # upper: the best construction's size
+    kept = []
+    for direction, limit, size in candidate_lines(form.model, upper):
+        if size < upper or len(kept) >= LINE_CANDIDATES:  # sizes above upper are reported as upper + 1
+            break
+        sub = table.get(limit) or function_bounds(model_from_canonical(limit))
+        if sub.form.upper_bound < upper or not sub.form.is_rational:
+            continue
+        table[limit] = sub
+        if sub.best[0] >= upper:  # a one-dimensional lemma decides f_u: no tree
+            return LineBound(direction, limit, upper)
+        if closed_forms(sub.form).upper_bound >= upper:  # a closed-form head of f_u below upper: no tree can close
+            kept.append((direction, limit, sub))
+    for direction, limit, sub in kept[:LINE_TRIES]:
+        if time.time() >= deadline:
+            break
+        if progress:
+            progress(f"Lemma R: a refutation for m = {upper - 1} on the line u = {[int(v) for _, v in direction]}")
+        tree, _ = find_refutation(kernel_question(sub.form), upper - 1, max(1.0, deadline - time.time()))
+        if tree is not None:
+            return LineBound(direction, limit, upper, {"atoms": upper - 1, **tree})
+    return None
 
 
 def certify_every_d(text: str, command: list[str]) -> Certified:

@@ -65,6 +65,8 @@ class Block:
     Q_reduced: LPoly  # Q′_B (sign fixed so its coefficients are positive when valid)
     reduced_is_head: bool  # L1/upper bound: Q′ positive and supp P′ ⊆ supp Q′
     shift: tuple[int, ...]  # lattice shift applied to the chosen head (x coordinates)
+    construction: tuple[LPoly, LPoly] | None = None  # (N_B, D_B) of a smaller head (bounds.constructions), same coordinates
+    construction_kind: str | None = None  # how that head was found: uniform, blocks, search
 
     @property
     def rank(self) -> int:
@@ -72,12 +74,16 @@ class Block:
 
     @property
     def head_numerator(self) -> LPoly:
-        """Numerator of the block's fused head (reduced when valid, else naive)."""
+        """Numerator of the block's fused head (a construction's, else reduced when valid, else naive)."""
+        if self.construction is not None:
+            return self.construction[0]
         return self.P_reduced if self.reduced_is_head else self.P
 
     @property
     def head_denominator(self) -> LPoly:
-        """Denominator of the block's fused head (reduced when valid, else naive)."""
+        """Denominator of the block's fused head (a construction's, else reduced when valid, else naive)."""
+        if self.construction is not None:
+            return self.construction[1]
         return self.Q_reduced if self.reduced_is_head else self.Q
 
     @property

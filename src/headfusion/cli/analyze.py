@@ -15,14 +15,14 @@ SHOWN_DIMENSION = 1024  # ... when their keys have at most this many coordinates
 
 
 def cmd_analyze(args: argparse.Namespace) -> int:
-    from headfusion.proof.analysis import analyze, write_json
+    from headfusion.proof.analysis import CONSTRUCT_SECONDS, analyze, write_json
     from headfusion.spec.load import load_spec
 
     with deadline(args.timeout, "analyze"), Progress("analyze", quiet=args.quiet) as progress:
         spec = load_spec(args.spec, args.d)
         listed = not args.no_atoms_list and (args.json or spec.model.dimension <= SHOWN_DIMENSION)
         result = analyze(spec, list_atoms=listed, stream=args.json, preview=0 if args.json else SHOWN_ATOMS + 1,
-                         progress=progress)
+                         progress=progress, construct_seconds=min(CONSTRUCT_SECONDS, args.timeout / 4))
         if args.json:  # the atom list streams (generated while written), within the deadline
             progress.close()  # stdout and stderr may be one terminal
             note_huge_integers(result)
@@ -46,6 +46,12 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         more = form["blocks_total"] - form["blocks_shown"]
         out.write(f"  ... {more} more block{'s' if more != 1 else ''}\n")
     out.write(f"fused head: {big(result['upper_bound'])} atoms ({result['upper_bound_method']})\n")
+    made = result.get("construction") or {}
+    if made.get("kind") not in (None, "product", "reduced"):  # a head below the product head (DESIGN §10): how it was found
+        out.write(f"  construction: {made['kind']}, {big(made['atoms'])} atoms (the product head has {big(made['product_head_atoms'])})\n")
+        for b in made["blocks"][:3]:
+            if b.get("cofactor"):
+                out.write(f"  block {b['block']} ({b['kind']}): D = Q'*g with g = {b['cofactor']}\n")
     lower = result["lower_bound"]
     out.write(
         f"lower bound: {big(lower)} ({result['lower_bound_method']})\n" if lower is not None else "lower bound: not computed\n"

@@ -141,16 +141,23 @@ def check_construction(model: Model, ev: dict, facts: Facts) -> Result:
     """Each block head N_B/D_B = P′_B/Q′_B with positive weights and supp N ⊆ supp D; the product head (LP)."""
     exp = facts["exp-form"]
     require(len(ev["heads"]) == len(exp["shapes"]), "one block head per shape expected")
-    sizes = []
+    sizes, found = [], set()
     for i, (item, (_, _, rank, Pr, Qr)) in enumerate(zip(ev["heads"], exp["shapes"])):
         N, D = poly_from_json(item["N"], rank + 1), poly_from_json(item["D"], rank + 1)
         require(D and not add(mul(N, Qr), mul(D, Pr), Fraction(-1)), f"shape {i}: N_B/D_B differs from P'_B/Q'_B")
         groups = x_groups(D)
         require(all(t_sign(c, exp["scale"]) == 1 for c in groups.values()), f"shape {i}: a weight is not positive")
         require(set(x_groups(N)) <= set(groups), f"shape {i}: supp N is not inside supp D")
+        how = item.get("found", "product")  # how the head was found (DESIGN §10): provenance, but "uniform" is checked
+        require(how in say.FOUND, f"shape {i}: unknown construction kind")
+        if how == "uniform":  # equal weights on consecutive points of one lattice line
+            points = sorted(groups)
+            steps = {tuple(b - a for a, b in zip(u, v)) for u, v in zip(points, points[1:])}
+            require(len(steps) == 1 and len({tuple(sorted(c.items())) for c in groups.values()}) == 1, f"shape {i}: not a uniform head")
+        found.add(how)
         sizes.append(len(groups))
     atoms = prod(sizes[s] for s in exp["blocks"])
-    return {"atoms": atoms}, ["exp-form", "lemma:L1"] + ["lemma:LP"] * (len(exp["blocks"]) > 1), say.construction(atoms, len(exp["blocks"]))
+    return {"atoms": atoms}, ["exp-form", "lemma:L1"] + ["lemma:LP"] * (len(exp["blocks"]) > 1), say.construction(atoms, len(exp["blocks"]), found)
 
 
 def check_newton(model: Model, ev: dict, facts: Facts) -> Result:

@@ -76,8 +76,14 @@ def coprime(shapes: int, binomials: int, bezout: int) -> str:
             rf"{f' ({how})' if how else ''}, so $F=P'/Q'$ is in lowest terms.")
 
 
-def construction(atoms: int, blocks: int) -> str:
-    return rf"The {'product head built from the blocks' if blocks != 1 else 'block head'} represents $F$ exactly with ${tex_int(atoms)}$ atoms; hence $m^*(F)\le {tex_int(atoms)}$."
+FOUND = {"product": "", "reduced": "", "uniform": "a uniform head", "blocks": "a product of heads of parts of the block",
+         "search": "the construction search, solved again exactly"}  # how a block head was found (DESIGN §10)
+
+
+def construction(atoms: int, blocks: int, found: set[str] = frozenset()) -> str:
+    how = " and ".join(FOUND[k] for k in FOUND if k in found and FOUND[k])
+    return (rf"The {'product head built from the blocks' if blocks != 1 else 'block head'}{f' (found as {how})' if how else ''} represents $F$ "
+            rf"exactly with ${tex_int(atoms)}$ atoms; hence $m^*(F)\le {tex_int(atoms)}$.")
 
 
 def newton(vertices: int, how: str) -> str:
@@ -98,7 +104,7 @@ def faces(count: int, bounds: list[int], bound: int, nested: bool) -> str:
 
 LEMMA_OF = {"lower:newton": "L5", "lower:classes": "LK", "lower:unit-roots": "LU", "lower:edges": "LE", "lower:hexagon": "LH",
             "lower:slices": "LS", "lower:three-slices": "V3", "lower:two-adic": "V2", "lower:faces": "LD", "lower:graph": "LG",
-            "refutation": "LR"}  # a sub-function's claim, as a reader names it
+            "lower:theorem-k": "K", "refutation": "LR"}  # a sub-function's claim, as a reader names it
 
 
 def line(u: list[int], bound: int, by: str | None) -> str:

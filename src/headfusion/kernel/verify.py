@@ -51,7 +51,7 @@ MULTIPLICATIVE = ("lower:newton", "lower:classes", "lower:hexagon", "lower:slice
 REQUIRED = ("def:F", "exp-form", "coprime", "upper", "lower:newton", "theorem")
 _ = None  # FIELDS: every field a check may find in its evidence ({...} a table, [x] a list of x); any other fails
 FIELDS: dict[str, object] = {"exp-form": {"t_scale": _, "shapes": [{"denominator": _, "rows": _, "P": _, "Q": _}], "blocks": [
-    {"shape": _, "heads": _, "variables": _}]}, "construction": {"heads": [{"N": _, "D": _}]}, "newton": {"shapes": [{"method": _, "vertices": _}]},
+    {"shape": _, "heads": _, "variables": _}]}, "construction": {"heads": [{"N": _, "D": _, "found": _}]}, "newton": {"shapes": [{"method": _, "vertices": _}]},
     "coprime": {"shapes": [{"factors": [{"poly": _, "multiplicity": _, "reason": _, "substitution": _, "A": _, "B": _}]}]},
     "faces": {"faces": _, "functions": _}, "graph": {}, "hexagon": {"shapes": _}, "slices": {"shapes": _}, "three-slices": {"shapes": _}, "two-adic": {"shapes": _}, "unknown": {"atoms": _, "reason": _},
     "refutation": {"atoms": _, "tree": _, "multipliers": _, "symmetries": _}, "head": {"atoms": _, "head": [{"key": _, "weight": _, "value": _}]},

@@ -14,15 +14,23 @@ from headfusion.algebra.expform import ExpForm, exponential_form, x_support
 from headfusion.algebra.fused import atom_dicts, atom_texts, check_list_size
 from headfusion.spec.numbers import rational_to_json
 from headfusion.algebra.exact import t_poly_text
-from headfusion.algebra.laurent import LPoly
+from headfusion.algebra.laurent import LPoly, exact_divide
 from headfusion.spec.load import Spec
+from headfusion.bounds.constructions import block_kind, closed_forms, form_kind
 from headfusion.bounds.engine import ORDER, FunctionBounds, function_bounds
+from headfusion.solving.construct import best_construction
 from headfusion.bounds.facelimits import face_limit, fold_constants
 from headfusion.bounds.lower import MAX_LISTED_WITNESSES, vertex_witnesses
 from headfusion.bounds.tournament4 import theorem_k_instance
 from headfusion.spec.display import function_text
 
 MAX_FORM_BLOCKS_SHOWN = 12
+CONSTRUCT_SECONDS = 6.0  # analyze's budget for the construction search (only where the bounds do not meet) ...
+CONSTRUCT_POINTS = 50  # ... and its size limit: MIPs of at most this many points (larger boxes are certify's)
+CONSTRUCTION_NAMES = {"product": "fused head (naive product for some blocks)", "reduced": "reduced fused head (P', Q')",
+                      "uniform": "uniform head (keys 0..L-1 on a line, D = g*Q')",
+                      "blocks": "product of block heads (a partition of the heads)",
+                      "search": "construction search (a MIP over the cofactor g, solved again exactly)"}
 MAX_FORM_TERMS_SHOWN = 64
 
 
@@ -92,6 +100,21 @@ def exp_form_json(form: ExpForm) -> dict:
     }
 
 
+def construction_json(form: ExpForm, product_size: int) -> dict:
+    """How the head was found: its kind, size, the product head's size, and per block D_B = g·Q′_B (first blocks)."""
+    blocks = []
+    for i, block in enumerate(form.blocks[:MAX_FORM_BLOCKS_SHOWN]):
+        names, _ = block_variable_names(form, i)
+        entry = {"block": i + 1, "kind": block_kind(block), "atoms": block.head_size}
+        if block.construction is not None:
+            g = exact_divide(block.construction[1], block.Q_reduced)
+            small = len(block.construction[1]) <= MAX_FORM_TERMS_SHOWN
+            entry["D"] = poly_text(block.construction[1], names, form.t_scale) if small else None
+            entry["cofactor"] = poly_text(g, names, form.t_scale) if g is not None and small else None
+        blocks.append(entry)
+    return {"kind": form_kind(form), "atoms": form.upper_bound, "product_head_atoms": product_size, "blocks": blocks}
+
+
 class AtomStream:
     """A fused head's atom list generated on demand: `write_json` streams it as text.
 
@@ -112,18 +135,30 @@ class AtomStream:
 
 
 def analyze(spec: Spec, list_atoms: bool = True, with_bounds: bool = True, stream: bool = False, preview: int = 0,
-            progress: Callable[[str], None] | None = None) -> dict:
+            progress: Callable[[str], None] | None = None, construct_seconds: float = CONSTRUCT_SECONDS) -> dict:
     """Everything `headfusion analyze` reports, as JSON-ready data.
 
     With stream=True the atom list is an `AtomStream` (larger lists allowed), to be
     written by `write_json`; otherwise a list of dicts.  With preview=k > 0 (the text
     output) only the first k atoms are generated, as `atoms_preview`, and no list size
-    limit applies.  `progress(text)` is told each stage.
+    limit applies.  `progress(text)` is told each stage.  The head reported is the best construction
+    (`bounds.constructions`, then the MIP search of `solving.construct` for at most `construct_seconds`
+    where the bounds do not meet).
     """
     step = progress or (lambda text: None)
     model = spec.model
     step("exponential-family form")
     form = exponential_form(model)
+    product_size = form.upper_bound
+    form = closed_forms(form)  # cheap: the product head, Q′, uniform heads and products of block heads
+    if list_atoms and not preview:
+        check_list_size(form, stream)  # before the bounds: refuse early
+    bounds = None
+    if with_bounds:
+        step(f"lower bounds ({len(form.blocks)} block(s))")
+        bounds = function_bounds(model)
+        if construct_seconds > 0 and bounds.best[0] < form.upper_bound:
+            form = best_construction(form, bounds.best[0], seconds=construct_seconds, progress=step, max_points=CONSTRUCT_POINTS)
     upper = form.upper_bound
     result: dict = {
         "spec": spec.text,
@@ -132,19 +167,17 @@ def analyze(spec: Spec, list_atoms: bool = True, with_bounds: bool = True, strea
         "heads": len(model.heads),
         "head_atom_terms": model.head_atom_terms,
         "upper_bound": upper,
-        "upper_bound_method": "reduced fused head (P', Q')" if form.reduced_is_head else "fused head (naive product for some blocks)",
+        "upper_bound_method": CONSTRUCTION_NAMES[form_kind(form)],
         "naive_fused_atoms": form.naive_size,
+        "construction": construction_json(form, product_size),
         "lower_bound": None,
         "lower_bound_method": None,
         "minimum": None,
         "exponential_form": exp_form_json(form),
         "fused_head": {"atoms": upper},
     }
-    if list_atoms and not preview:
-        check_list_size(form, stream)  # before the bounds: refuse early
-    if with_bounds:
-        step(f"lower bounds ({len(form.blocks)} block(s))")
-        result.update(lower_bounds_report(form))
+    if bounds is not None:
+        result.update(lower_bounds_report(form, bounds=bounds))
     if list_atoms and preview:
         result["fused_head"]["atoms_preview"] = list(islice(atom_dicts(form), preview))
     elif list_atoms:

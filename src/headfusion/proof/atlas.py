@@ -102,7 +102,20 @@ def row_of(values: dict[str, int], cert: dict | None, reason: str | None = None)
     lemma = "LR (refutation tree)" if claim.startswith("search:") else LEMMA_OF.get(claim, claim)
     return row | {"lower": summary["lower_bound"], "upper": summary["upper_bound"], "minimum": summary["minimum"],
                   "status": summary["status"], "lemma": lemma, "claim": claim, "reason": None,
-                  "certificate": cert["spec"]["slug"]}
+                  "certificate": cert["spec"]["slug"], "construction": construction_kind(cert)}
+
+
+def construction_kind(cert: dict) -> str:
+    """How the certificate's head was found (DESIGN §10): search, blocks, uniform, reduced or product."""
+    claims = {c["id"]: c for c in cert["claims"]}
+    heads = claims["upper"]["evidence"]["heads"]
+    if any(cid.startswith("search:") and "head" in c["evidence"] for cid, c in claims.items()):
+        return "search (z3)"
+    found = [h.get("found") for h in heads if h.get("found")]
+    if found:
+        return max(found, key=["uniform", "blocks", "search"].index)
+    shapes = claims["exp-form"]["evidence"]["shapes"]
+    return "reduced" if all(h["N"] == s["P"] and h["D"] == s["Q"] for h, s in zip(heads, shapes)) else "product"
 
 
 def certify_point(text: str, range_items: list[str], values: dict[str, int], search_timeout: float) -> dict[str, Any]:

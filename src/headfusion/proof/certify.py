@@ -1,24 +1,29 @@
 """`certify`: bounds, the searches a certificate needs, and the certificate data.
 
 Search policy: the lower bound is the strongest proved one (the bound engine: L5, LK, LE, LH, LS,
-LD); when it meets the construction nothing is searched.  Otherwise
-ask for m = lower, lower + 1, … until a head is found (SAT) or the budget or the box size
-stops the search; an unsat answer becomes a refutation the kernel replays, or testimony.
+LD); the upper bound the best construction (closed forms, then the construction search: DESIGN §10).
+When they meet nothing is searched.  Otherwise m = upper − 1 is asked first: on a line (Lemma R, a
+one-dimensional tree for f_u(t) = F(t·u), small beside F's box), then on F itself (a refutation there
+decides m* at once); failing that, m = lower, lower + 1, … until a head is found (SAT) or the budget
+or the box size stops the search; an unsat answer becomes a refutation the kernel replays, or testimony.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
 from headfusion.algebra.expform import ExpForm
 from headfusion.bounds.engine import FunctionBounds, function_bounds, newton_only
 from headfusion.bounds.lines import LineBound
 from headfusion.proof.claims import build_certificate
+from headfusion.proof.analysis import CONSTRUCT_POINTS
+from headfusion.solving.construct import MAX_MIP_POINTS, best_construction
 from headfusion.spec.errors import InputError
 from headfusion.spec.model import Spec
 
 CERT_MAX_BOX_POINTS = 20_000  # default searches only where the box is small
+CONSTRUCT_SECONDS = 10.0  # certify's budget for the construction search (closed forms are always tried)
 
 
 @dataclass(frozen=True)
@@ -61,21 +66,15 @@ def run_searches(
         asked = ", ".join(map(str, steps)) or "none"
         raise InputError(f"a refutation was supplied for m = {min(set(supplied) - set(steps))}; "
                          f"this certificate asks m in {{{asked}}} (lower bound {lower}, upper bound {upper})")
-    for i, m in enumerate(steps, 1):
-        where = f"search m = {m} ({i} of at most {len(steps)})"
-        if m in supplied:
-            if progress:
-                progress(f"{where}: replaying the supplied refutation")
-            question = question or kernel_question(form)
-            results = [r for r in results if r.get("refutation") is None]  # a refutation at m covers the smaller ones
-            results.append({"status": "unsat", "atoms": m, "refutation": replayed_refutation(question, m, supplied[m])})
-            continue
+    def attempt(m: int, where: str) -> dict | None:
+        """The search at m as result JSON (with its refutation when unsat), or None when the box is too large."""
+        nonlocal question, note
         points = box_points(form, m)
         if points > CERT_MAX_BOX_POINTS:
             size = f"{points:,}" if points < 10**12 else "more than 10^12"
             note = (f"search for m = {m if m < 10**6 else 'lower bound - 1'} skipped: its key range (Lemma L3) has {size} points "
                     f"(limit {CERT_MAX_BOX_POINTS:,} in certify)")
-            break
+            return None
         if progress:
             progress(f"{where}: box {points} points, at most {timeout:g} s")
         result = search(form, m, timeout=timeout, options=options)
@@ -93,12 +92,36 @@ def run_searches(
             data["refutation"], why = find_refutation(question, m, timeout)
             if data["refutation"] is None:
                 note = f"m = {m}: {why}; the solver's unsat stays testimony"
+        return data
+
+    if len(steps) > 1 and not supplied:  # the construction first: a refutation just below it decides m* at once
+        top = steps[-1]
+        data = attempt(top, f"search m = {top} (just below the construction)")
+        if data is not None and data.get("refutation") is not None:
+            return [data], queries, None
+        if data is not None and data["status"] == "sat":
+            results.append(data)  # a smaller head: the walk from below continues under it
+        else:
+            queries.pop(str((data or {}).get("smt2_file")), None)
+        steps, note = steps[:-1], None
+    for i, m in enumerate(steps, 1):
+        where = f"search m = {m} ({i} of at most {len(steps)})"
+        if m in supplied:
+            if progress:
+                progress(f"{where}: replaying the supplied refutation")
+            question = question or kernel_question(form)
+            results = [r for r in results if r.get("refutation") is None]  # a refutation at m covers the smaller ones
+            results.append({"status": "unsat", "atoms": m, "refutation": replayed_refutation(question, m, supplied[m])})
+            continue
+        data = attempt(m, where)
+        if data is None:
+            break
         if data.get("refutation") is not None:  # it also refutes every smaller m: the smaller refutations say nothing more
             for old in [r for r in results if r.get("refutation") is not None]:
                 results.remove(old)
                 queries.pop(str(old.get("smt2_file")), None)
         results.append(data)
-        if result.status != "unsat":
+        if data["status"] != "unsat":
             break
     return results, queries, note
 
@@ -223,6 +246,12 @@ def certify(
     of `benchmarks/bench_structure.py` and `bench_composition.py`.
     """
     bounds = function_bounds(spec.model) if lemmas else newton_only(spec.model)
+    if progress:
+        progress("constructions: closed forms, then the construction search")
+    # the best construction is the upper bound every search starts below (closed forms, then the MIP) ...
+    bounds = replace(bounds, form=best_construction(bounds.form, bounds.best[0], seconds=min(CONSTRUCT_SECONDS, search_timeout),
+                                                    progress=progress, max_points=MAX_MIP_POINTS if search else CONSTRUCT_POINTS))
+    # ... then Lemma R asks a line for m = upper − 1 of that construction (a 1-D tree), and F's own search asks it next
     if search and lemmas and not refutations:  # a supplied refutation asks for its own m: the searches stay as asked
         bounds = line_route(bounds, search_timeout, progress)
     results: list[dict] = []
@@ -250,27 +279,29 @@ def line_route(bounds: FunctionBounds, timeout: float, progress: Callable[[str],
 
 
 def line_tree(form: ExpForm, table: dict, timeout: float, progress: Callable[[str], None] | None = None) -> LineBound | None:
-    """A line u whose f_u(t) = F(t·u) needs F's upper bound: by its own lemmas, or by a refutation over f_u's one-dimensional
+    """A line u whose f_u(t) = F(t·u) needs F's upper bound (the best construction's size): by its own lemmas, or by a refutation over f_u's one-dimensional
     box at m = upper − 1 (a small 1-D tree instead of one over F's box).  Among the first LINE_CANDIDATES lines whose f_u
     keeps F's upper bound, one decided by a lemma is taken first; else the first LINE_TRIES are asked for a tree, all within
     `timeout` seconds.  f_u's bounds are stored in `table` (the engine's memo, which the evidence reads)."""
     import time
 
+    from headfusion.bounds.constructions import closed_forms
     from headfusion.bounds.facelimits import model_from_canonical
     from headfusion.bounds.lines import candidate_lines
 
-    upper, deadline = form.upper_bound, time.time() + timeout
+    upper, deadline = form.upper_bound, time.time() + timeout  # upper: the best construction's size
     kept = []
     for direction, limit, size in candidate_lines(form.model, upper):
-        if size != upper or len(kept) >= LINE_CANDIDATES:
+        if size < upper or len(kept) >= LINE_CANDIDATES:  # sizes above upper are reported as upper + 1
             break
         sub = table.get(limit) or function_bounds(model_from_canonical(limit))
-        if sub.form.upper_bound != upper or not sub.form.is_rational:
+        if sub.form.upper_bound < upper or not sub.form.is_rational:
             continue
         table[limit] = sub
         if sub.best[0] >= upper:  # a one-dimensional lemma decides f_u: no tree
             return LineBound(direction, limit, upper)
-        kept.append((direction, limit, sub))
+        if closed_forms(sub.form).upper_bound >= upper:  # a closed-form head of f_u below upper: no tree can close
+            kept.append((direction, limit, sub))
     for direction, limit, sub in kept[:LINE_TRIES]:
         if time.time() >= deadline:
             break

@@ -13,6 +13,7 @@ from importlib import metadata
 from typing import Any
 
 from headfusion import __version__
+from headfusion.bounds.constructions import closed_forms
 from headfusion.bounds.engine import FunctionBounds, function_bounds
 from headfusion.bounds.graphs import graph_class
 from headfusion.bounds.classes import untried_tilts
@@ -119,7 +120,7 @@ def build_certificate(spec: Spec, command: list[str], search_results: list[dict]
     if bounds is None:  # the every-d theorem uses only the bounds that multiply over blocks (LP, LM); a family of graphs, all
         local = every_d is None or every_d.get("graphs") is True
         bounds = function_bounds(model, faces=local, edges=local)
-    form = bounds.form
+    form = closed_forms(bounds.form)  # a form that already carries its best head keeps it
     cert: dict[str, Any] = {"format": FORMAT, "spec": spec_json(spec, every_d), "model": model.to_json()}
     drafts: list[tuple[str, dict]] = [
         ("def:F", {"model_sha256": sha256(cert["model"])}),

@@ -157,9 +157,11 @@ def coprimality_evidence(form: ExpForm) -> dict:
 
 
 def construction_evidence(form: ExpForm) -> dict:
-    """Per shape: the block head N_B/D_B (lowest terms when that is a head, else the naive product)."""
+    """Per shape: the block head N_B/D_B (a construction's when one was found, DESIGN §10, with how it was found;
+    else lowest terms when that is a head, else the naive product)."""
     shapes, _ = block_shapes(form)
-    return {"heads": [{"N": poly_json(b.head_numerator.terms), "D": poly_json(b.head_denominator.terms)} for b in shapes]}
+    return {"heads": [{"N": poly_json(b.head_numerator.terms), "D": poly_json(b.head_denominator.terms),
+                       **({"found": b.construction_kind} if b.construction_kind else {})} for b in shapes]}
 
 
 def newton_evidence(bound: NewtonBound, coprime: dict, listed: bool = False) -> dict:

@@ -8,7 +8,9 @@ from dataclasses import asdict, dataclass
 from typing import Callable
 
 from headfusion.algebra.expform import exponential_form
-from headfusion.proof.analysis import lower_bounds_report
+from headfusion.bounds.constructions import closed_forms
+from headfusion.proof.analysis import CONSTRUCT_SECONDS, lower_bounds_report
+from headfusion.solving.construct import best_construction
 from headfusion.spec.expressions import SpecError
 from headfusion.spec.load import load_spec
 
@@ -103,8 +105,10 @@ def explore(
         if progress:
             progress(len(rows), f"d = {d}: bounds")
         spec = load_spec(spec_text, d)
-        form = exponential_form(spec.model)
+        form = closed_forms(exponential_form(spec.model))
         summary = lower_bounds_report(form, witness_cap=0)
+        if summary["lower_bound"] < form.upper_bound:  # the best construction is where the search starts (DESIGN §10)
+            form = best_construction(form, summary["lower_bound"], seconds=min(CONSTRUCT_SECONDS, timeout))
         lower, upper = summary["lower_bound"], form.upper_bound
         minimum, decided, note = (lower, "bounds", None) if lower == upper else (None, "undecided", None)
         if minimum is None:

@@ -30,13 +30,20 @@ def _cells(row: dict) -> list[str]:
                                                       row["status"], lemma + claim]
 
 
+def _beaten(rows: list[dict]) -> bool:
+    """Whether some point's head is not the product head (then the table says how each head was found, DESIGN §10)."""
+    return any(row.get("construction") not in (None, "product", "reduced") for row in rows)
+
+
 def atlas_markdown(rows: list[dict], title: str, names: list[str], note: str = "") -> str:
-    """A Markdown table of the rows (one line per point)."""
-    head = list(names) + list(HEADERS)
+    """A Markdown table of the rows (one line per point); a column "head" when a construction beats the product head."""
+    kinds = _beaten(rows)
+    head = list(names) + list(HEADERS) + ["head"] * kinds
     lines = [f"# Atlas: {title}", ""] + ([note, ""] if note else [])
     lines += ["| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
     for row in rows:
-        lines.append("| " + " | ".join(c.replace("|", "\\|") for c in _cells(row)) + " |")
+        cells = _cells(row) + [row.get("construction") or ""] * kinds
+        lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
     decided = sum(1 for r in rows if r["minimum"] is not None)
     lines += ["", f"{len(rows)} points, {decided} decided (m* proved), {len(rows) - decided} with bounds only or refused.", ""]
     return "\n".join(lines)
@@ -45,10 +52,10 @@ def atlas_markdown(rows: list[dict], title: str, names: list[str], note: str = "
 def atlas_csv(rows: list[dict], names: list[str]) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(list(names) + ["lower", "upper", "minimum", "status", "lemma", "claim", "certificate", "reason"])
+    fields = ("lower", "upper", "minimum", "status", "lemma", "claim", "certificate", "reason") + ("construction",) * _beaten(rows)
+    writer.writerow(list(names) + list(fields))
     for row in rows:
-        writer.writerow([*row["point"].values(), *("" if row[k] is None else row[k]
-                                                   for k in ("lower", "upper", "minimum", "status", "lemma", "claim", "certificate", "reason"))])
+        writer.writerow([*row["point"].values(), *("" if row.get(k) is None else row[k] for k in fields)])
     return buffer.getvalue()
 
 

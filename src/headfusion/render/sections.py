@@ -16,7 +16,8 @@ from fractions import Fraction
 from typing import Any, Sequence
 
 from headfusion.kernel.checks import substitute
-from headfusion.kernel.poly import add, mul, poly_from_json
+from headfusion.kernel.poly import add, divide, mul, poly_from_json
+from headfusion.kernel.statements import FOUND
 from headfusion.render.notation import formula_tex
 from headfusion.render.orders import is_order_witness
 from headfusion.render.tex import (
@@ -468,9 +469,17 @@ def construction_context(claims: dict[str, dict]) -> dict | None:
             }
             for x in list(D)[:MAX_ATOM_ROWS]
         ]
+        found = head.get("found")
+        cofactor = None
+        if found:  # D_B = Q′_B·g: one line instead of a table (the kernel checked N_B·Q′_B = D_B·P′_B, so g exists)
+            nvars = len(head["D"][0][0]) if head["D"] else 1
+            g = divide(poly_from_json(head["D"], nvars), poly_from_json(shape["Q"], nvars))
+            cofactor = None if g is None else _poly_or_count([[list(e), str(c)] for e, c in sorted(g.items())], t_scale)
         heads.append(
             {
                 "index": s + 1,
+                "found": FOUND.get(found or "", ""),
+                "cofactor": cofactor,
                 "atoms": tex_int(len(D)),
                 "lowest": head["N"] == shape["P"] and head["D"] == shape["Q"],
                 "N": _poly_or_count(head["N"], t_scale),

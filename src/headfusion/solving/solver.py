@@ -166,16 +166,22 @@ def search(
 
 # -- minimize -------------------------------------------------------------------------------
 
+MINIMIZE_CONSTRUCT_SECONDS = 10.0  # the construction search before the steps (at most a quarter of the budget)
 
-def _form_and_bounds(model_or_form: object, lower: int | None = None) -> tuple:
+
+def _form_and_bounds(model_or_form: object, lower: int | None = None, construct_seconds: float = 0.0) -> tuple:
     """(exponential form, upper bound, best lower bound, its lemma) of a model, as `minimize` starts from them."""
     from headfusion.bounds.engine import strongest_lower_bound
 
+    from headfusion.solving.construct import best_construction
+
     form = _form_of(model_or_form)
-    if lower is not None:
-        return form, form.upper_bound, lower, None
-    bound, lemma = strongest_lower_bound(form)
-    return form, form.upper_bound, bound or 1, lemma if bound else None
+    lemma = None
+    if lower is None:
+        bound, lemma = strongest_lower_bound(form)
+        lower, lemma = bound or 1, lemma if bound else None
+    form = best_construction(form, lower, seconds=construct_seconds)  # the steps stop below the best construction (§10)
+    return form, form.upper_bound, lower, lemma
 
 
 @dataclass
@@ -235,7 +241,8 @@ def minimize(
     from headfusion.solving.bounded import run_bounded
 
     start = time.monotonic()
-    status, value = run_bounded(lambda: _form_and_bounds(model_or_form, lower_bound), timeout, memory=None)
+    status, value = run_bounded(lambda: _form_and_bounds(model_or_form, lower_bound, min(MINIMIZE_CONSTRUCT_SECONDS, timeout / 4)),
+                                timeout, memory=None)
     if status != "ok":
         if status == "error":
             raise value
@@ -281,7 +288,10 @@ def minimize(
         from headfusion.algebra.expform import MAX_LISTED_ATOMS
 
         if upper <= MAX_LISTED_ATOMS:
+            from headfusion.bounds.constructions import form_kind
+
             result.head_json = list(atom_dicts(form))
-            result.head_source = "fused head"
+            kind = form_kind(form)
+            result.head_source = "fused head" if kind in ("product", "reduced") else f"construction ({kind})"
     result.seconds = time.monotonic() - start
     return result

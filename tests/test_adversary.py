@@ -579,6 +579,31 @@ def test_a_tilt_beyond_the_cost_model_is_refused_up_front(capsys, tmp_path):
     assert work > structure.MAX_TILT_DIGITS and work == sum(251 * k for k in range(399))
 
 
+PAW = "sigmoid(q1-q2) + sigmoid(q2-q3) + sigmoid(q1-q3) + sigmoid(q3-q4)"
+
+
+def _sliced(omega: int, root: str) -> dict:
+    """The paw's lower:slices entry with ω = (ω, ω, ω) and one root (issue 34: ω = −2000 and a root of 4,000 + 4,000
+    digits ran verify to its 600 s deadline: the long division formed every quotient coefficient before failing)."""
+    cert = certificate(PAW)
+    entry = claim(cert, "lower:slices")["evidence"]["shapes"][0]
+    entry["omega"], entry["roots"] = [omega] * 3, [[root, 1]]
+    return cert
+
+
+def test_slice_roots_are_in_the_cost_model(capsys, tmp_path):
+    from headfusion.kernel import multiples
+
+    cert = _sliced(-2000, "7" * 4000 + "/" + "3" * 3999 + "1")
+    refusal(*run(capsys, "verify", write(tmp_path / "roots.json", cert))[::2], "digits of the roots", str(multiples.MAX_ROOT_WORK))
+    with pytest.raises(SchemaError, match="digits of the roots of a slice claim"):
+        verify_certificate(cert)  # the kernel's own bound, without the edge's cost model
+    assert replay._root_work(cert["claims"]) == 2000 * 8001
+    assert replay._root_work(certificate(PAW)["claims"]) == 1 * 1  # the honest entry: span 1, the root 1
+    code, out, err = run(capsys, "verify", write(tmp_path / "small.json", _sliced(-1, "2")))
+    assert code == 1 and "lower:slices" in out + err  # within the limits: checked, and -2 is no root of 1 + s
+
+
 def test_a_tilt_over_the_limit_is_not_tried_and_the_note_says_so(monkeypatch, tmp_path):
     import headfusion.bounds.classes as classes
 

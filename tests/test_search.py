@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
 from fractions import Fraction
 from itertools import combinations, product
 from math import lcm
@@ -317,3 +318,24 @@ def test_recorded_options_regenerate_the_query(capsys):
     data = run_json(capsys, "search", S3, "--atoms", "3", "--encoding", "plain", "--symmetry")
     text = query_text(problem_from_form(exponential_form(load_spec(S3).model), 3), Options(**data["options"]))
     assert query_sha256(text) == data["query_sha256"]
+
+
+@pytest.mark.parametrize("question", [["--atoms", "14"], ["--minimize"]])
+@pytest.mark.parametrize("json_flag", [[], ["--json"]])
+def test_a_search_the_guard_stops_answers_unknown_with_exit_0(capsys, monkeypatch, question, json_flag):
+    """Issue 34: on a busy machine the wall-clock guard fired before z3's own timeout and the search exited 2
+    ("search did not finish"); a search that runs out of time answers "unknown", exit 0, whichever clock stops it."""
+    import headfusion.cli.search as cli_search
+
+    def slow(args, progress):
+        time.sleep(60)  # the guard's SIGALRM interrupts this: a machine so busy the search never answers
+
+    monkeypatch.setattr(cli_search, "SEARCH_SLACK", 0.0)
+    monkeypatch.setattr(cli_search, "_search", slow)
+    code, out, err = run_cli(capsys, "search", "proofs/tournament_complete.toml", *question, "--timeout", "0.2", *json_flag)
+    assert code == 0 and "did not finish" not in err, (out, err)
+    if json_flag:
+        data = json.loads(out)
+        assert data["status"] == "unknown" and data["answer_kind"] == "unknown" and "time limit of 0.2 s" in data["reason"]
+    else:
+        assert "undecided" in out and "unknown: " in out and "time limit of 0.2 s" in out, out

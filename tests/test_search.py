@@ -339,3 +339,11 @@ def test_a_search_the_guard_stops_answers_unknown_with_exit_0(capsys, monkeypatc
         assert data["status"] == "unknown" and data["answer_kind"] == "unknown" and "time limit of 0.2 s" in data["reason"]
     else:
         assert "undecided" in out and "unknown: " in out and "time limit of 0.2 s" in out, out
+
+
+def test_a_box_over_the_size_limit_names_what_can_help(capsys):
+    """Issue 34: the diamond at 21 atoms (152,561 points > 120,000) suggested `--timeout 90`, which cannot help."""
+    data = run_json(capsys, "search", "proofs/tournament_diamond.toml", "--atoms", "21", "--timeout", "45")
+    assert data["status"] == "unknown" and data["box"]["points"] == 152561
+    assert "--timeout" not in data["next"] and data["next"].endswith("--atoms 21 --refute")
+    assert "a size limit, so a larger --timeout cannot help" in data["answer"]

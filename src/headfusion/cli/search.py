@@ -135,7 +135,7 @@ def _search(args: argparse.Namespace, progress: Progress) -> int:
             if {other, result.status} == {"sat", "unsat"}:
                 code = EXIT_CHECK_FAILED  # the two solvers disagree: nothing can be trusted
     progress.close()
-    answered = search_answer(result.status, args, result.reason)
+    answered = search_answer(result.status, args, result.reason, result.box_points)
     if args.json:
         print_json({"spec": spec.text, "title": spec.title, **result.to_json(), **answered})
         return code
@@ -163,9 +163,17 @@ def _search(args: argparse.Namespace, progress: Progress) -> int:
     return code
 
 
-def search_answer(status: str, args: argparse.Namespace, reason: str | None) -> dict:
+def search_answer(status: str, args: argparse.Namespace, reason: str | None, box: int = 0) -> dict:
     """The answer of `search --atoms M` (z3): a head found and checked, z3's unsat (testimony), or unknown."""
     m, spec = args.atoms, spec_words(args)
+    from headfusion.kernel.base import MAX_POINTS
+    from headfusion.solving.solver import MAX_BOX_POINTS
+
+    if status == "unknown" and box > MAX_BOX_POINTS:  # a size limit: more time cannot help; name what can
+        fix = (f"headfusion search {spec} --atoms {m} --refute" if box <= MAX_POINTS else f"headfusion certify {spec}")
+        return answer("unknown", f"a head with at most {m} atoms?", f"{reason} (a size limit, so a larger --timeout cannot "
+                      f"help; " + (f"--refute replays boxes up to {MAX_POINTS:,} points in the kernel)" if box <= MAX_POINTS
+                                   else "certify proves what the lemmas give)"), fix)
     if status == "sat":
         return answer("found", f"a head with at most {m} atoms exists", "z3, and checked exactly", f"headfusion certify {spec}")
     if status == "unsat":

@@ -693,7 +693,7 @@ def test_huge_json_integers_are_said_on_stderr(capsys):
     code, out, err = run_cli(capsys, "analyze", "W", "-d", "20000", "--json", "--no-atoms-list")
     assert code == 0 and len(str(json.loads(out)["upper_bound"])) == 6021
     assert "holds integers of about 6,021 digits" in err and "sys.set_int_max_str_digits(0)" in err
-    assert "set_int_max_str_digits(0)" in README.read_text(encoding="utf-8")
+    assert "set_int_max_str_digits(0)" in (ROOT / "docs" / "commands.md").read_text(encoding="utf-8")
     code, out, err = run_cli(capsys, "analyze", "W", "-d", "3", "--json")
     assert code == 0 and err == ""
 

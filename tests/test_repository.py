@@ -48,3 +48,42 @@ def test_no_pid_file_is_tracked_and_such_files_are_ignored():
     if tracked:  # an sdist without git has nothing to check
         assert not [name for name in tracked if name.endswith(".pid")]
     assert "*.pid" in (ROOT / ".gitignore").read_text().split()
+
+
+# -- the README is a first page; the command reference is complete and generated --------------------
+
+
+def test_readme_is_a_first_page_with_the_two_setup_commands():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 350
+    assert 'pip install -e ".[test]" && headfusion certify W --d 3' in text
+    assert 'pip install -e ".[test]" && pytest' in text
+    for doc in ("commands", "mathematics", "how-it-works", "kernel", "api", "measurements"):
+        assert f"](docs/{doc}.md)" in text, doc
+
+
+def test_the_command_reference_tables_are_the_parsers():
+    from headfusion.cli.parser import build_parser
+    from headfusion.cli.reference import BEGIN, END, option_tables, rewrite
+
+    path = ROOT / "docs" / "commands.md"
+    text = path.read_text(encoding="utf-8")
+    assert BEGIN in text and END in text
+    assert rewrite(path, option_tables(build_parser())) == text, "run: python -m headfusion.cli.reference --write"
+
+
+def test_every_option_of_every_command_is_in_the_reference():
+    import argparse
+
+    from headfusion.cli.parser import build_parser
+    from headfusion.cli.reference import commands
+
+    text = (ROOT / "docs" / "commands.md").read_text(encoding="utf-8")
+    for name, parser in commands(build_parser()).items():
+        assert f"`headfusion {name}`" in text, name
+        for action in parser._actions:
+            if not isinstance(action, argparse._HelpAction):
+                for flag in action.option_strings:
+                    assert f"`{flag}`" in text, (name, flag)
+    for fact in ("| 130 |", "| 143 |", "20,000 points", "120,000 points", "200,000 points", "--version"):
+        assert fact in text, fact

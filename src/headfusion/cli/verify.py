@@ -72,5 +72,6 @@ def verification_answer(ok: bool, statement: str, summary: dict | None, rows: li
         why = f"{failed['id']} does not re-check" if failed else "the theorem was not checked"
         return answer("unknown", "this file proves nothing", f"the kernel rejects it ({why})", None)
     testimony = sum(r["outcome"] == "testimony" for r in rows)
-    answered = certificate_answer(summary, plain_maths(statement), f"headfusion verify {path} --resolve" if testimony else None)
+    answered = certificate_answer(summary, plain_maths(statement), f"headfusion verify {path} --resolve" if testimony else None,
+                                  any(r["id"] == "family:graphs" for r in rows))
     return answered

@@ -74,7 +74,7 @@ def _instance(entry: dict) -> str:
     if by == "lower:slices":
         return r"Lemmas~\ref{lem:LS} and~\ref{lem:LM}: " + "; ".join(_chain(s) for s in claims[by]["shapes"] if s)
     if by == "lower:unit-roots":
-        return r"Lemma~\ref{lem:LU}: no positive binomial or trinomial is divisible by $Q'$"
+        return _unit_roots_instance(claims)
     if by == "lower:graph":
         return (rf"Lemmas~\ref{{lem:LG}} and~\ref{{lem:LE}}: its graph has ${tex_int(entry['bound'] - 1)}$ acyclic orientations, every edge"
                 r" rigid, and " + _own_terms(claims["exp-form"]))
@@ -82,6 +82,22 @@ def _instance(entry: dict) -> str:
         faces = claims[by]["faces"]
         return rf"Lemma~\ref{{lem:LD}}: {len(faces)} disjoint faces, functions no.~" + ", ".join(str(k + 1) for _, k in faces)
     return rf"a refutation tree (Lemma~\ref{{lem:LR}}) for $m={int(by.split(':m')[1])}$"
+
+
+def _unit_roots_instance(claims: dict) -> str:
+    """Lemma LU's instance for a face function, in a line: its Q′, 𝒟 and L, and the numerator case when 𝒟/g = {2} (issue 34:
+    "no positive binomial or trinomial is divisible by Q′" was false for Q′ = 1 + x³, bounded by the numerator case)."""
+    from headfusion.render.unitroots import unit_roots_context
+
+    ctx = unit_roots_context({cid: {"evidence": ev} for cid, ev in claims.items()})
+    factors = "".join(rf"\Phi_{{{f['d']}}}" for f in ctx["factors"])
+    unit = "" if ctx["unit"] == "1" else rf"({ctx['unit']})\cdot "
+    text = (rf"Lemma~\ref{{lem:LU}}: $Q'={ctx['Q']}={unit}{factors}$; for $g=1,\dots,{ctx['lcm']}$, $\{{{ctx['orders']}\}}/g$ is never"
+            r" $\{3\}$, $\{4\}$ or $\{6\}$")
+    if ctx["halving"] is not None:
+        text += (rf"; it is $\{{2\}}$ for $g={ctx['halving']}$, and $G=(1+x_{{1}}^{{{ctx['half']}}})P'/Q'$ has the term"
+                 rf" ${ctx['term_tex']}$, ${ctx['half']}\nmid{ctx['term']}$ (the numerator case)")
+    return text
 
 
 def _value(item: dict) -> int:

@@ -59,6 +59,8 @@ def _newton_sentence(cert: dict, claims: dict[str, dict]) -> str:
                 rf"$\Newt(Q')$ has at least $V={V}$ vertices, each certified by an integer \emph{{witness}} $\omega$ with"
                 rf" $\langle\omega,p\rangle>\langle\omega,p'\rangle$ for every other point $p'$ of $\supp Q'${_witness_example(shapes, blocks)}."
             )
+        elif methods - {"vertices"}:  # mixed: say which blocks have witnesses and which are counted (issue 34)
+            parts.append(_mixed_vertices_sentence(shapes, blocks, V))
         else:
             parts.append(
                 r"Each vertex $p$ of each $\Newt(Q'_B)$ is certified by an integer \emph{witness} $\omega$ with"
@@ -67,6 +69,23 @@ def _newton_sentence(cert: dict, claims: dict[str, dict]) -> str:
                 rf" (Lemma~\ref{{lem:LP}}){_witness_example(shapes, blocks)}."
             )
     return " ".join(parts)
+
+
+HOW_VERTICES = {  # how the vertices of one block's Newt(Q′_B) are certified, by the method of its lower:newton entry
+    "vertices": r"by integer \emph{witnesses} $\omega$ (each maximal on $\supp Q'_B$ exactly at its vertex)",
+    "graph": r"by Lemma~\ref{lem:LG} (the acyclic orientations of its graph, counted by the verifier; no witness table)",
+    "parallelepiped": r"by Lemma~\ref{lem:LZ} (a parallelepiped: $2^k$ vertices for $k$ independent binomials)",
+}
+
+
+def _mixed_vertices_sentence(shapes: list[dict], blocks: list[dict], V: int) -> str:
+    """Block by block, how the vertices of Newt(Q′_B) are certified, when the blocks use different methods."""
+    said = []
+    for b, block in enumerate(blocks, 1):
+        method = shapes[int(block["shape"])].get("method") if int(block["shape"]) < len(shapes) else None
+        said.append(rf"block~{b}'s {HOW_VERTICES.get(method, 'by its own claim')}")
+    return (r"The vertices of each $\Newt(Q'_B)$ are certified block by block: " + "; ".join(said) + r". Their tuples are the"
+            rf" $V={V}$ vertices of $\Newt(Q')$ (Lemma~\ref{{lem:LP}}).")
 
 
 MAX_WITNESS_COORDINATES = 12  # a composed witness longer than this is described block by block
@@ -207,8 +226,9 @@ def proof_sketch(cert: dict) -> dict[str, Any]:
             rf"A search found a smaller head, with ${tex_int(min(found))}$ atoms, checked by its coefficient identity"
             r" (Section~\ref{sec:refutations})."
         )
-    structural = max(V, *(summary.get(k) or 0 for k in ("residue_class_bound", "rigid_edge_bound", "hexagon_bound", "slice_bound",
-                                                         "disjoint_face_bound")))
+    structural = max(V, 4 if "lower:unit-roots" in claims else 0,  # Lemma LU proves 4 (issue 34: "stop at 2" after "at least 4")
+                     *(summary.get(k) or 0 for k in ("residue_class_bound", "rigid_edge_bound", "hexagon_bound", "slice_bound",
+                                                     "graph_bound", "disjoint_face_bound")))
     if refuted and max(refuted) + 1 > structural:
         m = max(refuted)
         exp = claims.get("exp-form", {}).get("evidence", {})

@@ -58,3 +58,43 @@ def test_the_structural_bounds_include_lemma_lu(capsys, tmp_path):
     """σ(q1) + σ(3q1) + σ(5q1): "every head has at least 4 atoms" (LU), then "the structural bounds stop at 2"."""
     tex = _tex(capsys, tmp_path, "sigmoid(q1)+sigmoid(3*q1)+sigmoid(5*q1)")
     assert "The structural bounds stop at $4$" in tex and "stop at $2$" not in tex
+
+
+def test_lemma_lu_cites_l2_and_the_pair_family_says_what_is_checked(capsys, tmp_path):
+    from headfusion.kernel.statements import LEMMAS
+
+    assert "L2" in LEMMAS["LU"][1]
+    tex = _tex(capsys, tmp_path, "sigmoid(a*q1) + sigmoid(b*q1)", "--every", "a,b")
+    assert r"by Lemma~\ref{lem:L2} its keys may be taken in the lattice" in tex
+    assert "What the verifier checks, and what rests on the printed proof." in tex
+    assert r"the shape $\sigma(aq_1)+\sigma(bq_1)$ with $a$ and $b$ as symbols" in tex and "its lift" in tex
+    assert r"it rests on the proof of Lemma~\ref{lem:TP} (Theorem P)" in tex
+
+
+def test_a_family_theorem_explains_its_checked_members_and_counts_exactly(capsys, tmp_path):
+    tex = _tex(capsys, tmp_path, str(ROOT / "proofs" / "tournament_cycle.toml"), "--every-d")
+    theorem = tex[tex.index(r"\begin{theorem}"):tex.index(r"\end{theorem}")]
+    assert "Let $F$ be the function of Table" not in theorem
+    assert r"stop at $n=8$" in tex and r"($\texttt{max}=17$)" in tex and "no hypothesis of the theorem" in tex
+    assert "has at least $6$ vertices" not in tex and "has exactly $6$ vertices (counted by" in tex
+
+
+def test_orientation_counts_come_with_the_chromatic_polynomial(capsys, tmp_path):
+    tex = _tex(capsys, tmp_path, str(ROOT / "proofs" / "tournament_complete.toml"), "--d", "4")
+    assert r"$24$ vertices ($=|\chi_{G_B}(-1)|$" in tex and r"\chi_{G_B}(k)=k^{4}-6k^{3}+11k^{2}-6k" in tex
+    assert r"$6$ acyclic orientations ($=|\chi_G(-1)|$, $\chi_G(k)=k^{3}-3k^{2}+2k$)" in tex
+
+
+def test_the_chromatic_polynomial_gives_the_kernels_count():
+    from itertools import combinations
+    import random
+
+    from headfusion.kernel.graphs import acyclic_orientations
+    from headfusion.render.chromatic import at_minus_one, chromatic
+
+    rng = random.Random(34)
+    for _ in range(150):
+        n = rng.randint(1, 7)
+        edges = [e for e in combinations(range(n), 2) if rng.random() < 0.5]
+        chi = chromatic(n, edges)
+        assert at_minus_one(chi) == acyclic_orientations(n, edges) and sum(chi) == (1 if not edges else 0)  # χ(1) = 0 with an edge

@@ -76,12 +76,28 @@ def _instance(entry: dict) -> str:
     if by == "lower:unit-roots":
         return _unit_roots_instance(claims)
     if by == "lower:graph":
-        return (rf"Lemmas~\ref{{lem:LG}} and~\ref{{lem:LE}}: its graph has ${tex_int(entry['bound'] - 1)}$ acyclic orientations, every edge"
-                r" rigid, and " + _own_terms(claims["exp-form"]))
+        return (rf"Lemmas~\ref{{lem:LG}} and~\ref{{lem:LE}}: its graph has ${tex_int(entry['bound'] - 1)}$ acyclic orientations"
+                + _chromatic_note(entry["form"]) + r", every edge rigid, and " + _own_terms(claims["exp-form"]))
     if by == "lower:faces":
         faces = claims[by]["faces"]
         return rf"Lemma~\ref{{lem:LD}}: {len(faces)} disjoint faces, functions no.~" + ", ".join(str(k + 1) for _, k in faces)
     return rf"a refutation tree (Lemma~\ref{{lem:LR}}) for $m={int(by.split(':m')[1])}$"
+
+
+def _chromatic_note(form: list) -> str:
+    """The note ' (= |χ_G(−1)|, χ_G(k) = …)' for a face function that is a tournament (its heads' keys are q_i − q_j), else ''."""
+    from headfusion.render.chromatic import chromatic, chromatic_tex
+
+    try:
+        edges = [tuple(sorted({int(j) for atom in head[1] for j, _ in atom[0]})) for head in form]
+    except (TypeError, ValueError, IndexError):
+        return ""
+    names = sorted({j for e in edges for j in e})
+    if not names or any(len(e) != 2 for e in edges):
+        return ""
+    index = {j: k for k, j in enumerate(names)}
+    chi = chromatic(len(names), [(index[i], index[j]) for i, j in edges])
+    return "" if chi is None else rf" ($=|\chi_G(-1)|$, $\chi_G(k)={chromatic_tex(chi)}$)"
 
 
 def _unit_roots_instance(claims: dict) -> str:

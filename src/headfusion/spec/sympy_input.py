@@ -63,6 +63,8 @@ def _text(node: object, budget: list[int]) -> str:
     if name == "attn" and len(args) == 2 and all(type(a).__name__ in ("Tuple", "tuple", "list") for a in args):
         logits, values = ("[" + ", ".join(_text(x, budget) for x in a) + "]" for a in args)
         return f"attn({logits}, {values})"
+    if name == "exp":  # as the text parser answers a bare exp(...)
+        raise SpecError(f"SymPy exp outside a logit is not in the expression language: write sigmoid(L) for 1/(1 + exp(-L)) ({NAMES})")
     raise SpecError(f"SymPy {name} is not in the expression language ({NAMES})")
 
 

@@ -1,0 +1,41 @@
+"""Issue 34 (round 5): a new user's cosmetic list, one test per one-line fix."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import headfusion as hf
+
+from .conftest import run_cli
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_sympy_api_answers_a_bare_exp_with_the_sigmoid_hint():
+    sp = pytest.importorskip("sympy")
+    with pytest.raises(hf.InputError, match=r"write sigmoid\(L\) for 1/\(1 \+ exp\(-L\)\)"):
+        hf.analyze(sp.exp(sp.Symbol("q1")))
+
+
+def test_the_api_asks_for_d_in_its_own_words():
+    with pytest.raises(hf.InputError, match=r"needs d \(e\.g\. hf\.analyze\('W', d=3\)\)") as caught:
+        hf.analyze("W")
+    assert "--d" not in str(caught.value)
+
+
+def test_family_titles_are_written_out_for_small_d(capsys):
+    assert hf.analyze("W", 1).title == "W_1(q) = sigmoid(q_1)"
+    assert hf.analyze("tanh-sum", 2).title == "T_2(q) = tanh(q_1) + tanh(q_2)"
+    assert hf.analyze("W", 5).title == "W_5(q) = sigmoid(q_1) + ... + sigmoid(q_5)"
+
+
+def test_text_reprs_summarise_instead_of_dumping_every_record(tmp_path):
+    exploration = hf.explore("W", "1..3")
+    assert repr(exploration) == "Exploration(3 rows, d = 1..3, answers: proved, 0 files)"
+    hf.certify("W", 2, out=tmp_path)
+    verification = hf.verify(tmp_path / "W_d2.json")
+    assert repr(verification).startswith("Verification(ok=True, claims: ") and "checked" in repr(verification)
+    assert "'message'" not in repr(verification) and len(repr(verification)) < 120

@@ -39,3 +39,11 @@ def test_text_reprs_summarise_instead_of_dumping_every_record(tmp_path):
     verification = hf.verify(tmp_path / "W_d2.json")
     assert repr(verification).startswith("Verification(ok=True, claims: ") and "checked" in repr(verification)
     assert "'message'" not in repr(verification) and len(repr(verification)) < 120
+
+
+def test_a_json_error_is_json_on_stdout_too(capsys):
+    code, out, err = run_cli(capsys, "analyze", "sigmoid(q1", "--json")
+    assert code == 2 and err.startswith("headfusion: error: malformed expression") and err.count("\n") == 1
+    assert json.loads(out) == {"error": err.removeprefix("headfusion: error: ").rstrip("\n"), "exit_code": 2}
+    code, out, err = run_cli(capsys, "analyze", "sigmoid(q1")  # without --json: stdout stays empty
+    assert code == 2 and out == ""

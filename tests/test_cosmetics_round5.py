@@ -47,3 +47,11 @@ def test_a_json_error_is_json_on_stdout_too(capsys):
     assert json.loads(out) == {"error": err.removeprefix("headfusion: error: ").rstrip("\n"), "exit_code": 2}
     code, out, err = run_cli(capsys, "analyze", "sigmoid(q1")  # without --json: stdout stays empty
     assert code == 2 and out == ""
+
+
+def test_verify_json_states_the_theorem_in_plain_text(capsys, tmp_path):
+    assert run_cli(capsys, "certify", "W", "--d", "2", "--no-pdf", "--out", str(tmp_path), "-q")[0] == 0
+    code, out, err = run_cli(capsys, "verify", str(tmp_path / "W_d2.json"), "--json")
+    data = json.loads(out)
+    assert code == 0 and "$" not in data["theorem"] and "\\" not in data["theorem"] and "m*(F) = 4" in data["theorem"]
+    assert "$" in data["theorem_latex"]

@@ -42,7 +42,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
     rows = [{"id": i, "kind": k, "outcome": o, "message": m} for i, k, o, m in report.rows]
     answered = verification_answer(ok, report.shown[2], cert["summary"] if ok and cert else None, rows, args.certificate)
     if args.json:
-        print_json({"ok": ok, **dict(zip(("function", "title", "theorem"), report.shown)), **answered, "claims": rows,
+        function, title, theorem = report.shown  # the theorem as the console writes it; its LaTeX as the certificate prints it
+        print_json({"ok": ok, "function": function, "title": title, "theorem": plain_maths(theorem) if theorem else theorem,
+                    "theorem_latex": theorem, **answered, "claims": rows,
                     "resolve": [{"claim": c, "solver": s, "verdict": v} for c, s, v in resolved]})
         return EXIT_OK if ok else EXIT_CHECK_FAILED
     for outcome in ("checked", "testimony", "undecided"):

@@ -55,3 +55,20 @@ def test_verify_json_states_the_theorem_in_plain_text(capsys, tmp_path):
     data = json.loads(out)
     assert code == 0 and "$" not in data["theorem"] and "\\" not in data["theorem"] and "m*(F) = 4" in data["theorem"]
     assert "$" in data["theorem_latex"]
+
+
+def test_explore_names_its_parameter_and_its_range(capsys, tmp_path):
+    """No --d is typed in explore: a value out of the spec's range is named as a value of --range, up front; the first
+    column of a graph spec is its parameter n."""
+    code, out, err = run_cli(capsys, "explore", str(ROOT / "proofs" / "tournament_complete.toml"), "--range", "3..7",
+                             "--out", str(tmp_path))
+    assert code == 2 and "--d" not in err and "the value 7 of --range 3..7 is outside the range" in err, err
+    code, out, err = run_cli(capsys, "explore", str(ROOT / "proofs" / "tournament_cycle.toml"), "--range", "3..4",
+                             "--out", str(tmp_path), "-q")
+    assert code == 0 and out.splitlines()[0].split()[0] == "n", out
+
+
+def test_explore_no_pdf_writes_no_plot_image(capsys, tmp_path):
+    code, out, err = run_cli(capsys, "explore", "W", "--range", "1..2", "--out", str(tmp_path), "--no-pdf", "-q")
+    assert code == 0 and "no plot image" not in out
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["W.explore.csv", "W.explore.json", "W.explore.pgf.tex"]

@@ -72,3 +72,12 @@ def test_explore_no_pdf_writes_no_plot_image(capsys, tmp_path):
     code, out, err = run_cli(capsys, "explore", "W", "--range", "1..2", "--out", str(tmp_path), "--no-pdf", "-q")
     assert code == 0 and "no plot image" not in out
     assert sorted(p.name for p in tmp_path.iterdir()) == ["W.explore.csv", "W.explore.json", "W.explore.pgf.tex"]
+
+
+def test_k4_at_28_names_which_box_it_counts(capsys):
+    """Two box sizes for K_4 at m = 28 (493,039 and 551,368): each message names its box."""
+    code, out, err = run_cli(capsys, "search", str(ROOT / "proofs" / "tournament_complete.toml"), "--d", "4", "--atoms", "28",
+                             "--refute")
+    assert code == 2 and "the box of the cofactor g (Lemma L3) has 493,039 points" in err and "key range" in err, err
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "343,000" not in readme and "493,039" in readme and "551,368" in readme

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import time
 
@@ -151,7 +152,11 @@ def _refuse_big_box(P: dict, Q: dict, args: argparse.Namespace) -> None:
         search_box(P, Q, args.atoms)
     except SchemaError as exc:
         spec = spec_words(args)
-        raise UsageError(f"search --refute at m = {args.atoms}: {exc} (the kernel's replay limit), so no refutation of it "
+        found = re.search(r"points of the search box: (\d+) exceeds the verification limit (\d+)", str(exc))
+        what = (f"the box of the cofactor g (Lemma L3) has {int(found[1]):,} points, which exceeds the verification limit "
+                f"{found[2]} (the kernel's replay limit; z3's key range at this m is larger still)" if found
+                else f"{exc} (the kernel's replay limit)")
+        raise UsageError(f"search --refute at m = {args.atoms}: {what}, so no refutation of it "
                          f"could be checked; instead `headfusion certify {spec}` proves what the lemmas give, and "
                          f"`headfusion search {spec} --atoms {args.atoms}` asks z3 (solver testimony, not proof)") from None
 

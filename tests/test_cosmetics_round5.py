@@ -81,3 +81,18 @@ def test_k4_at_28_names_which_box_it_counts(capsys):
     assert code == 2 and "the box of the cofactor g (Lemma L3) has 493,039 points" in err and "key range" in err, err
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "343,000" not in readme and "493,039" in readme and "551,368" in readme
+
+
+def test_a_folder_named_like_a_spec_is_called_a_folder(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mine.toml").mkdir()
+    code, out, err = run_cli(capsys, "analyze", "mine.toml")
+    assert code == 2 and "mine.toml is a folder, not a spec file" in err and "not found" not in err, err
+
+
+def test_the_bare_worker_hint_fits_a_clone_install():
+    """headfusion is installed from a clone here (not from PyPI): the hint says how to install this clone on a worker."""
+    from headfusion.solving.workers import install_command
+
+    hint = install_command("0.1.0")
+    assert hint.startswith(f"pip install -e '{ROOT}[cluster]'") and "==" not in hint

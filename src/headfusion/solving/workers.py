@@ -19,6 +19,16 @@ CONNECT_TIMEOUT = 5.0  # seconds to reach a --scheduler and finish Dask's handsh
 _STOPPED: set[str] = set()  # per worker process: the stop flags raised by `raise_stop_flag`
 
 
+
+def install_command(version: str) -> str:
+    """How a worker gets this headfusion: from the source checkout it runs from (a clone: not on PyPI), else the release."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[3]
+    if (root / "pyproject.toml").is_file() and (root / "src" / "headfusion").is_dir():
+        return f"pip install -e '{root}[cluster]' (this clone, at the same path on the worker's machine)"
+    return f"pip install 'headfusion[cluster]=={version}'"
+
 def raise_stop_flag(name: str) -> None:
     """Run on every worker (`Client.run`, in the worker's event loop): the tasks of run `name` stop."""
     _STOPPED.add(name)
@@ -109,5 +119,5 @@ def preflight(client, where: str, workers: list[str] | None = None, timeout: flo
     if bad:
         more = f" (and {len(bad) - 1} more worker{'s' if len(bad) > 2 else ''})" if len(bad) > 1 else ""
         raise InputError(f"{where}: {bad[0]}{more}; every worker needs this headfusion {here['version']}: "
-                         f"pip install 'headfusion[cluster]=={here['version']}' in the worker's Python, then restart it")
+                         f"{install_command(here['version'])} in the worker's Python, then restart it")
     return found

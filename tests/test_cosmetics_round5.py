@@ -9,7 +9,7 @@ import pytest
 
 import headfusion as hf
 
-from .conftest import run_cli
+from .conftest import HANG_GUARD, run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -96,3 +96,30 @@ def test_the_bare_worker_hint_fits_a_clone_install():
 
     hint = install_command("0.1.0")
     assert hint.startswith(f"pip install -e '{ROOT}[cluster]'") and "==" not in hint
+
+
+def test_a_supplied_refutation_leaves_no_solver_below_it(capsys, tmp_path, monkeypatch):
+    """σ(q1) + σ(3q1) + σ(5q1): LU proves 4, a tree at m = 7 proves 8; with that tree supplied, z3 ran at m = 4, 5, 6 first."""
+    import time
+
+    from headfusion.algebra.expform import combined_polys, exponential_form
+    from headfusion.solving.refute import refute
+    from headfusion.spec.load import load_spec
+
+    spec = "sigmoid(q1)+sigmoid(3*q1)+sigmoid(5*q1)"
+    P, Q = combined_polys(exponential_form(load_spec(spec).model))
+    found = refute(P.terms, Q.terms, 7, deadline=time.time() + HANG_GUARD, vertices=2)
+    assert found.status == "unsat"
+    (tmp_path / "r.json").write_text(json.dumps({"status": "unsat", "refutation": {"atoms": 7, **found.evidence}}))
+    monkeypatch.chdir(tmp_path)
+    import headfusion.solving.solver as solver
+
+    asked = []
+    real = solver.search
+    monkeypatch.setattr(solver, "search", lambda form, m, **kw: asked.append(m) or real(form, m, **kw))
+    code, out, err = run_cli(capsys, "certify", spec, "--refutation", "r.json", "--out", "o", "--no-pdf", "-q")
+    assert asked == [], asked  # z3 is not asked below (or at) the supplied tree
+    assert code == 0, err
+    cert = json.loads(next((tmp_path / "o").glob("*.json")).read_text())
+    assert [c["id"] for c in cert["claims"] if c["id"].startswith("search:")] == ["search:m7"]
+    assert cert["summary"]["minimum"] == 8 and not list((tmp_path / "o").glob("*.smt2"))

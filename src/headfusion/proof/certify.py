@@ -60,6 +60,8 @@ def run_searches(
         asked = ", ".join(map(str, steps)) or "none"
         raise InputError(f"a refutation was supplied for m = {min(set(supplied) - set(steps))}; "
                          f"this certificate asks m in {{{asked}}} (lower bound {lower}, upper bound {upper})")
+    if supplied:  # a refutation at m refutes every smaller m: no solver runs below the largest one supplied
+        steps = [m for m in steps if m >= max(supplied)]
     for i, m in enumerate(steps, 1):
         where = f"search m = {m} ({i} of at most {len(steps)})"
         if m in supplied:

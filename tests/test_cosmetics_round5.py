@@ -123,3 +123,12 @@ def test_a_supplied_refutation_leaves_no_solver_below_it(capsys, tmp_path, monke
     cert = json.loads(next((tmp_path / "o").glob("*.json")).read_text())
     assert [c["id"] for c in cert["claims"] if c["id"].startswith("search:")] == ["search:m7"]
     assert cert["summary"]["minimum"] == 8 and not list((tmp_path / "o").glob("*.smt2"))
+
+
+def test_a_tiny_box_is_refuted_here_without_a_local_cluster(capsys, monkeypatch):
+    pytest.importorskip("distributed")
+    from headfusion.solving import distribute
+
+    monkeypatch.setattr(distribute, "distributed_refute", lambda *a, **k: pytest.fail("a LocalCluster for a 5-point box"))
+    code, out, err = run_cli(capsys, "search", "sigmoid(q1) + sigmoid(3*q1 + log(2))", "--atoms", "3", "--refute")
+    assert code == 0 and "UNSAT" in out and "in this process (a box of 5 points)" in out, (out, err)

@@ -132,3 +132,10 @@ def test_a_tiny_box_is_refuted_here_without_a_local_cluster(capsys, monkeypatch)
     monkeypatch.setattr(distribute, "distributed_refute", lambda *a, **k: pytest.fail("a LocalCluster for a 5-point box"))
     code, out, err = run_cli(capsys, "search", "sigmoid(q1) + sigmoid(3*q1 + log(2))", "--atoms", "3", "--refute")
     assert code == 0 and "UNSAT" in out and "in this process (a box of 5 points)" in out, (out, err)
+
+
+def test_a_mistyped_toml_section_gets_did_you_mean(capsys, tmp_path):
+    text = (ROOT / "proofs" / "sigmoid_sum.toml").read_text(encoding="utf-8").replace("[parameter]", "[paramter]")
+    (tmp_path / "typo.toml").write_text(text, encoding="utf-8")
+    code, out, err = run_cli(capsys, "analyze", str(tmp_path / "typo.toml"), "--d", "2")
+    assert code == 2 and "unknown section 'paramter'" in err and "did you mean 'parameter'?" in err, err

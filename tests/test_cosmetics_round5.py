@@ -139,3 +139,10 @@ def test_a_mistyped_toml_section_gets_did_you_mean(capsys, tmp_path):
     (tmp_path / "typo.toml").write_text(text, encoding="utf-8")
     code, out, err = run_cli(capsys, "analyze", str(tmp_path / "typo.toml"), "--d", "2")
     assert code == 2 and "unknown section 'paramter'" in err and "did you mean 'parameter'?" in err, err
+
+
+def test_the_logistic_form_reads_as_a_plain_sigmoid():
+    sp = pytest.importorskip("sympy")
+    q1, q2 = sp.symbols("q1 q2")
+    assert hf.analyze(1 / (1 + sp.exp(-2 * q1))).title == "sigmoid(2*q1)"  # was sigmoid(-(-2*q1))
+    assert hf.analyze(1 / (1 + sp.exp(q2 - q1))).title == "sigmoid(q1 - q2)"

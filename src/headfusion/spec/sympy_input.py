@@ -54,10 +54,7 @@ def _text(node: object, budget: list[int]) -> str:
     if name == "Pow" and len(args) == 2:
         exponent = _logistic(args[0]) if _is_integer(args[1], -1) else None
         if exponent is not None:  # 1/(1 + exp(X)) is sigmoid(-X)
-            inner = tuple(getattr(exponent, "args", ()))
-            if type(exponent).__name__ == "Mul" and inner and _is_integer(inner[0], -1):
-                return f"sigmoid({_text(exponent.func(*inner[1:]), budget)})"
-            return f"sigmoid(-({_text(exponent, budget)}))"
+            return f"sigmoid({_text(-exponent, budget)})"  # SymPy negates and simplifies: sigmoid(-2*q1), not sigmoid(-(2*q1))
     if name in HEADS + ("log",) and len(args) == 1:
         return f"{name}({_text(args[0], budget)})"
     if name == "attn" and len(args) == 2 and all(type(a).__name__ in ("Tuple", "tuple", "list") for a in args):

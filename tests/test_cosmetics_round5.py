@@ -146,3 +146,16 @@ def test_the_logistic_form_reads_as_a_plain_sigmoid():
     q1, q2 = sp.symbols("q1 q2")
     assert hf.analyze(1 / (1 + sp.exp(-2 * q1))).title == "sigmoid(2*q1)"  # was sigmoid(-(-2*q1))
     assert hf.analyze(1 / (1 + sp.exp(q2 - q1))).title == "sigmoid(q1 - q2)"
+
+
+def test_atlas_points_are_named_by_their_values_and_the_title_is_mathematics(capsys, tmp_path):
+    code, out, err = run_cli(capsys, "atlas", "sigmoid(a*q1) + sigmoid(b*q1)", "a=1..1", "b=a+1..3", "--out", str(tmp_path),
+                             "--no-pdf", "-q")
+    assert code == 0, err
+    assert sorted(p.name for p in (tmp_path / "points").iterdir()) == ["a1_b2.json", "a1_b2.tex", "a1_b3.json", "a1_b3.tex"]
+    tex = (tmp_path / "atlas.tex").read_text(encoding="utf-8")
+    assert r"\section*{Atlas: $\sigma(a\cdot q_{1})+\sigma(b\cdot q_{1})$ over a=1..1, b=a+1..3}" in tex
+    assert run_cli(capsys, "atlas", "sigmoid(a*q1) + sigmoid(b*q1)", "a=1..1", "b=a+1..3", "--out", str(tmp_path),
+                   "--no-pdf", "-q")[0] == 0  # a rerun reuses the points by their new names
+    assert "2 from an earlier run" in run_cli(capsys, "atlas", "sigmoid(a*q1) + sigmoid(b*q1)", "a=1..1", "b=a+1..3",
+                                              "--out", str(tmp_path), "--no-pdf")[1]

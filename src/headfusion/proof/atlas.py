@@ -100,7 +100,7 @@ def row_of(values: dict[str, int], cert: dict | None, reason: str | None = None)
     lemma = "LR (refutation tree)" if claim.startswith("search:") else LEMMA_OF.get(claim, claim)
     return row | {"lower": summary["lower_bound"], "upper": summary["upper_bound"], "minimum": summary["minimum"],
                   "status": summary["status"], "lemma": lemma, "claim": claim, "reason": None,
-                  "certificate": cert["spec"]["slug"]}
+                  "certificate": point_key(values)}  # the point's files are named by its values (a1_b2.json), not a hash
 
 
 def certify_point(text: str, range_items: list[str], values: dict[str, int], search_timeout: float) -> dict[str, Any]:

@@ -98,3 +98,11 @@ def test_the_chromatic_polynomial_gives_the_kernels_count():
         edges = [e for e in combinations(range(n), 2) if rng.random() < 0.5]
         chi = chromatic(n, edges)
         assert at_minus_one(chi) == acyclic_orientations(n, edges) and sum(chi) == (1 if not edges else 0)  # χ(1) = 0 with an edge
+
+
+def test_the_construction_table_breaks_across_pages(capsys, tmp_path):
+    """Near-empty page 9 of the diamond and of K_5: the 24-atom construction table was an unbreakable tabular pushed to the
+    next page (PDFs rendered and read: page 9 is now full); it is a longtable."""
+    tex = _tex(capsys, tmp_path, str(ROOT / "proofs" / "tournament_diamond.toml"), "--no-search")
+    table = tex[tex.index(r"\text{lattice point} & \text{logit }"):].split(r"\end{longtable}")[0]
+    assert r"\midrule\endhead" in table and r"\begin{tabular}" not in table

@@ -27,6 +27,7 @@ import re
 import socket
 import time
 import uuid
+from typing import Any
 
 from headfusion.kernel.refutation import search_box
 from headfusion.solving.cubes import Checkpoint, Cube, CubeSpace, glue
@@ -286,6 +287,31 @@ def distributed_refute(
 
 
 MAX_REQUEUES = 2  # times one cube is submitted again after Dask gave up on it (KilledWorker)
+OVERRUN_GRACE = 5.0  # seconds past --cube-timeout a cube may run before the watchdog re-splits it (one long LP step)
+
+
+def executing_keys(dask_worker: Any = None) -> list[str]:
+    """The keys of the tasks this worker is executing now (run on each worker by the watchdog; [] when unknown)."""
+    try:
+        return [str(getattr(ts, "key", ts)) for ts in dask_worker.state.executing]
+    except Exception:  # noqa: BLE001 - another Dask version: the watchdog sees nothing and the cubes end by themselves
+        return []
+
+
+def overdue(executing: dict[str, list[str]], pending_keys: set[str], running_since: dict[str, float], now: float,
+            limit: float) -> list[tuple[str, str]]:
+    """(key, worker) of the pending cubes that have been executing longer than `limit` seconds (issue 34: --cube-timeout 3
+    showed cubes in flight for 182 s — a single long step inside a cube never reached its own deadline check).
+
+    `running_since` is updated in place: a key is timed from the first time a worker is seen executing it (a cube queued
+    behind another is not running yet), and forgotten once it is no longer pending."""
+    seen = {key: worker for worker, keys in executing.items() for key in keys if key in pending_keys}
+    for key in list(running_since):
+        if key not in pending_keys:
+            del running_since[key]
+    for key in seen:
+        running_since.setdefault(key, now)
+    return sorted((key, seen[key]) for key, began in running_since.items() if key in seen and now - began > limit)
 NO_WORKER_GRACE = 60.0  # seconds without any worker before the search ends "unknown"
 
 
@@ -388,6 +414,29 @@ def _conquer(P, Q, m, space, store, scheduler, workers, cube_depth, cube_timeout
                 return f"no worker left for {NO_WORKER_GRACE:.0f} s ({stats['workers_lost']} lost)"
             return None
 
+        running_since: dict = {}
+
+        def watchdog(done: set) -> list:
+            """Pending cubes executing past cube_timeout + OVERRUN_GRACE: cancelled and returned to be re-split.  The step
+            running on the worker cannot be interrupted; it ends by itself (keeping the worker's cached producer) and its
+            result is dropped, while the pieces of the cube are queued."""
+            by_key = {f.key: f for f in pending if f not in done}
+            try:
+                executing = client.run(executing_keys, on_error="ignore")
+            except Exception:  # noqa: BLE001 - the scheduler is gone: the main loop says so
+                return []
+            late = overdue(executing if isinstance(executing, dict) else {}, set(by_key), running_since, time.monotonic(),
+                           cube_timeout + OVERRUN_GRACE)
+            out = []
+            for key, _ in late:
+                future = by_key[key]
+                cube = pending.pop(future)
+                started.pop(future, None)
+                with contextlib.suppress(Exception):
+                    future.cancel()
+                out.append((future, cube))
+            return out
+
         def expand(cube: Cube, depth: int) -> None:
             stats["cubes"] -= 1  # the cube is replaced by its pieces
             sub, cubes = split(cube, depth)
@@ -421,6 +470,12 @@ def _conquer(P, Q, m, space, store, scheduler, workers, cube_depth, cube_timeout
                     return finish("unknown", f"the connection to the scheduler was lost ({type(exc).__name__})")
                 if alone:
                     return finish("unknown", alone)
+                for future, cube in watchdog(set(done)):  # --cube-timeout enforced: overdue cubes are re-split
+                    if cube.depth >= max_cube_depth:
+                        return finish("unknown", f"cube {cube.to_json()} not decided: over --cube-timeout at the deepest split")
+                    stats["resplits"] += 1
+                    stats["overruns"] = stats.get("overruns", 0) + 1
+                    expand(cube, resplit_depth)
                 for future in done:
                     cube = pending.pop(future)
                     started.pop(future, None)

@@ -106,3 +106,10 @@ def test_the_construction_table_breaks_across_pages(capsys, tmp_path):
     tex = _tex(capsys, tmp_path, str(ROOT / "proofs" / "tournament_diamond.toml"), "--no-search")
     table = tex[tex.index(r"\text{lattice point} & \text{logit }"):].split(r"\end{longtable}")[0]
     assert r"\midrule\endhead" in table and r"\begin{tabular}" not in table
+
+
+def test_lemma_le_speaks_of_a_spanning_tree_on_the_listed_vertices():
+    from headfusion.kernel.statements import LEMMAS
+
+    statement = LEMMAS["LE"][2]
+    assert "spanning tree of rigid edges on the given vertices" in statement and "whose vertices are exactly the given ones" in statement

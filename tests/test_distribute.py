@@ -236,7 +236,7 @@ def test_progress_is_reported_while_a_cube_runs_and_unknown_says_how_far(schedul
 def test_the_watchdog_times_a_cube_from_when_it_runs_and_names_it_when_overdue() -> None:
     """Issue 34: --cube-timeout 3 showed cubes in flight for 182 s with no re-split; the loop now asks the workers which
     cubes execute and re-splits those past cube_timeout + OVERRUN_GRACE (a queued cube is not timed)."""
-    from headfusion.solving.distribute import overdue
+    from headfusion.solving.workers import overdue
 
     since: dict = {}
     executing = {"w1": ["cube-a"], "w2": ["cube-b", "other-run"]}

@@ -27,12 +27,11 @@ import re
 import socket
 import time
 import uuid
-from typing import Any
 
 from headfusion.kernel.refutation import search_box
 from headfusion.solving.cubes import Checkpoint, Cube, CubeSpace, glue
 from headfusion.solving.refute import RefuteResult, make_producer, refute, symmetries_of
-from headfusion.solving.workers import CONNECT_TIMEOUT, broadcast_stop, preflight, stop_flag
+from headfusion.solving.workers import CONNECT_TIMEOUT, broadcast_stop, executing_keys, overdue, preflight, stop_flag
 from headfusion.spec.errors import InputError
 
 INSTALL_HINT = "pip install 'headfusion[cluster]' (dask[distributed])"
@@ -289,30 +288,6 @@ def distributed_refute(
 MAX_REQUEUES = 2  # times one cube is submitted again after Dask gave up on it (KilledWorker)
 OVERRUN_GRACE = 5.0  # seconds past --cube-timeout a cube may run before the watchdog re-splits it (one long LP step)
 
-
-def executing_keys(dask_worker: Any = None) -> list[str]:
-    """The keys of the tasks this worker is executing now (run on each worker by the watchdog; [] when unknown)."""
-    try:
-        return [str(getattr(ts, "key", ts)) for ts in dask_worker.state.executing]
-    except Exception:  # noqa: BLE001 - another Dask version: the watchdog sees nothing and the cubes end by themselves
-        return []
-
-
-def overdue(executing: dict[str, list[str]], pending_keys: set[str], running_since: dict[str, float], now: float,
-            limit: float) -> list[tuple[str, str]]:
-    """(key, worker) of the pending cubes that have been executing longer than `limit` seconds (issue 34: --cube-timeout 3
-    showed cubes in flight for 182 s — a single long step inside a cube never reached its own deadline check).
-
-    `running_since` is updated in place: a key is timed from the first time a worker is seen executing it (a cube queued
-    behind another is not running yet), and forgotten once it is no longer pending."""
-    seen = {key: worker for worker, keys in executing.items() for key in keys if key in pending_keys}
-    for key in list(running_since):
-        if key not in pending_keys:
-            del running_since[key]
-    for key in seen:
-        running_since.setdefault(key, now)
-    return sorted((key, seen[key]) for key, began in running_since.items() if key in seen and now - began > limit)
-NO_WORKER_GRACE = 60.0  # seconds without any worker before the search ends "unknown"
 
 
 def _conquer(P, Q, m, space, store, scheduler, workers, cube_depth, cube_timeout, deadline, bar, resplit_depth,

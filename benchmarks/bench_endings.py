@@ -26,9 +26,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-# The diamond at its proved bound 21 (LS + LH): open, minutes of cubes, never decided here.  (C_4 at 14,
-# the question of the first measurement, is now answered by LG before any cube runs.)
-QUESTION = ["search", "proofs/tournament_diamond.toml", "--atoms", "21", "--refute", "--jobs", "2", "--cube-timeout", "3"]
+# σ(q)+σ(2q)+σ(3q)+σ(5q)+σ(6q) at 15, between its tree-proved 13 and its 16-atom head: open, minutes of cubes, never decided
+# here.  (C_4 at 14 is answered by LG and the diamond at 21 by V3 before any cube runs.)
+QUESTION = ["search", "sigmoid(q1)+sigmoid(2*q1)+sigmoid(3*q1)+sigmoid(5*q1)+sigmoid(6*q1)", "--atoms", "15", "--refute", "--jobs", "2",
+            "--cube-timeout", "3"]
 EXPECTED = {"deadline": (0, ""), "worker-loss": (0, ""), "start-loss": (0, ""), "ctrl-c": (130, "headfusion: interrupted\n"),
             "sigterm": (143, "headfusion: terminated\n"), "group-sigterm": (143, "headfusion: terminated\n")}
 MARKERS = ("Traceback", "Exception ignored", "Error:", "Exception:")

@@ -18,6 +18,7 @@ import time
 import unicodedata
 from fractions import Fraction
 from pathlib import Path
+from unittest import mock
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -79,7 +80,9 @@ def w1() -> dict:
 
 @pytest.fixture(scope="module")
 def k4() -> dict:
-    return certificate("proofs/tournament_complete.toml", 4)
+    """K_4 by LD (Theorem K switched off in the engine): the face-table refusals need its lower:faces."""
+    with mock.patch("headfusion.bounds.engine.theorem_k_bound", lambda form: None):
+        return certificate("proofs/tournament_complete.toml", 4)
 
 
 S3 = "sigmoid(q1) + sigmoid(3*q1 + log(2))"  # no lemma reaches m* = 4 (LE gives 3; without log(2), LU gives 4): a refutation at m = 3

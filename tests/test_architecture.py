@@ -10,7 +10,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "src" / "headfusion"
 # the one-way flow: a package may import itself and the packages before it
 ORDER = ["kernel", "spec", "algebra", "bounds", "solving", "proof", "render"]
 TOP = {"cli", "api", "errors", "guards", "__init__", "__main__"}
-KERNEL_BUDGET = 1900  # physical lines: blank lines, docstrings and comments count
+KERNEL_BUDGET = 2300  # physical lines: blank lines, docstrings and comments count
 
 
 def imports(path: Path) -> list[tuple[str, ast.AST, list[str]]]:

@@ -20,7 +20,8 @@ import pytest
 from .conftest import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
-LONG_QUESTION = ("search", "proofs/tournament_diamond.toml", "--atoms", "21", "--refute")  # at its proved bound 21 (LS): open, long
+# σ(q)+σ(2q)+σ(3q)+σ(5q)+σ(6q) at 15, between its tree-proved 13 and its 16-atom head: open, minutes of cubes
+LONG_QUESTION = ("search", "sigmoid(q1)+sigmoid(2*q1)+sigmoid(3*q1)+sigmoid(5*q1)+sigmoid(6*q1)", "--atoms", "15", "--refute")
 QUESTION = ("search", "sigmoid(q1) + sigmoid(3*q1 + log(2))", "--atoms", "3", "--refute")  # at its proved bound 3 (LE): a real refutation
 
 
@@ -143,8 +144,8 @@ def test_ctrl_c_on_a_local_cluster_is_one_line_and_exit_130():
 @pytest.mark.slow
 def test_an_unknown_ending_says_how_far_it_got_and_leaks_no_dask_logs():
     pytest.importorskip("distributed")
-    # the diamond at m = 21, its proved bound (Lemma LS): open, and its cancelled cubes made Dask warn
-    proc = _start("search", "proofs/tournament_diamond.toml", "--atoms", "21", "--refute", "--jobs", "2", "--timeout", "10", "--cube-timeout", "2")
+    # an open question (LONG_QUESTION): its cancelled cubes made Dask warn
+    proc = _start(*LONG_QUESTION, "--jobs", "2", "--timeout", "10", "--cube-timeout", "2")
     out, err = proc.communicate(timeout=180)
     assert proc.returncode == 0, err
     assert "UNKNOWN" in out and "reason: deadline after" in out and "cubes solved" in out, out

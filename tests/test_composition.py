@@ -11,6 +11,7 @@ import copy
 import json
 from fractions import Fraction
 from pathlib import Path
+from unittest import mock
 
 import networkx as nx
 import pytest
@@ -51,8 +52,20 @@ def k4() -> dict:
 
 
 @pytest.fixture(scope="module")
+def k4_faces() -> dict:
+    """K_4 certified by LD alone (Theorem K switched off in the engine): the disjoint-face forgeries below need its lower:faces."""
+    with mock.patch("headfusion.bounds.engine.theorem_k_bound", lambda form: None):
+        return built(*K4)
+
+
+@pytest.fixture(scope="module")
 def diamond() -> dict:
     return built(*DIAMOND)
+
+
+@pytest.fixture(scope="module")
+def paw() -> dict:
+    return built(PAW)
 
 
 @pytest.fixture(scope="module")
@@ -71,21 +84,29 @@ def test_the_paw_is_decided_without_a_tree():
     assert cert["summary"]["lower_bound_claim"] in ("lower:slices", "lower:faces")
 
 
-def test_k4_by_disjoint_faces_with_graphs_on_the_faces(k4):
-    assert verify_certificate(k4).ok
-    assert (k4["summary"]["lower_bound"], k4["summary"]["upper_bound"]) == (28, 38)
-    ev = claim(k4, "lower:faces")["evidence"]
+def test_k4_by_disjoint_faces_with_graphs_on_the_faces(k4_faces):
+    assert verify_certificate(k4_faces).ok
+    assert (k4_faces["summary"]["lower_bound"], k4_faces["summary"]["upper_bound"]) == (28, 38)
+    ev = claim(k4_faces, "lower:faces")["evidence"]
     assert len(ev["faces"]) == 4 and {ev["functions"][k]["by"] for _, k in ev["faces"]} <= {"lower:graph", "lower:edges", "lower:hexagon"}
     assert all(ev["functions"][k]["bound"] == 7 for _, k in ev["faces"])
-    assert {"lemma:LG", "lemma:LE"} <= set(claim(k4, "lower:faces")["depends_on"])  # the faces' own lemmas are cited, so printed
+    assert {"lemma:LG", "lemma:LE"} <= set(claim(k4_faces, "lower:faces")["depends_on"])  # the faces' own lemmas are cited, so printed
 
 
-def test_the_diamond_by_slices_with_the_hexagon(diamond):
-    assert verify_certificate(diamond).ok
-    assert diamond["summary"]["lower_bound"] == 21 and diamond["summary"]["lower_bound_claim"] == "lower:slices"
-    entry = claim(diamond, "lower:slices")["evidence"]["shapes"][0]
-    assert entry["mu"]["method"] == "hexagon" and sum(k for _, k in entry["roots"]) == 2
-    assert {"lemma:LS", "lemma:LH", "lemma:LM"} <= set(claim(diamond, "lower:slices")["depends_on"])
+def test_k4_by_theorem_k(k4):
+    """K_4: LD over the four source faces gives 4·7 = 28; Theorem K (issue 31) adds a term per sink face: 32."""
+    assert verify_certificate(k4).ok
+    assert (k4["summary"]["lower_bound"], k4["summary"]["upper_bound"]) == (32, 38)
+    assert k4["summary"]["lower_bound_claim"] == "lower:theorem-k"
+    assert {"lemma:K", "lemma:LN", "lemma:LH", "lemma:LD"} <= {c["id"] for c in k4["claims"]}  # its lemmas are printed
+
+
+def test_the_paw_by_slices_with_the_hexagon(paw):
+    assert verify_certificate(paw).ok
+    assert paw["summary"]["lower_bound"] == 14 and paw["summary"]["lower_bound_claim"] == "lower:slices"
+    entry = claim(paw, "lower:slices")["evidence"]["shapes"][0]
+    assert entry["mu"]["method"] == "hexagon" and sum(k for _, k in entry["roots"]) == 1
+    assert {"lemma:LS", "lemma:LH", "lemma:LM"} <= set(claim(paw, "lower:slices")["depends_on"])
 
 
 def test_two_triangles_multiply_by_the_hexagon(triangles):
@@ -96,8 +117,8 @@ def test_two_triangles_multiply_by_the_hexagon(triangles):
 
 def test_complete_graphs_five_and_six():
     k5 = analyze(load_spec("proofs/tournament_complete.toml", 5), list_atoms=False)
-    assert k5["lower_bound"] >= 140 and k5["upper_bound"] == 291
-    assert k5["lower_bounds"]["LD"] >= 140 and k5["lower_bounds"]["LS"] == 140
+    assert k5["lower_bound"] >= 160 and k5["upper_bound"] == 291
+    assert k5["lower_bounds"]["LD"] >= 160 and k5["lower_bounds"]["LS"] == 140  # LD over five K_4 faces, each 32 by Theorem K
 
 
 @pytest.mark.slow
@@ -112,7 +133,7 @@ def test_search_below_the_proved_bound_answers_from_the_lemma(capsys):
         data = json.loads(out)
         assert code == 0 and data["status"] == "unsat" and data["answer_kind"] == "proved" and data["proof"]["lemma"] == "LG"
     code, out, err = run_cli(capsys, "search", "proofs/tournament_complete.toml", "--d", "4", "--atoms", "27")
-    assert code == 0 and "proved by Lemma LD" in out and "kernel-checked" in out, out
+    assert code == 0 and "proved by Lemma K" in out and "kernel-checked" in out, out
 
 
 # -- forgeries -------------------------------------------------------------------------------------------
@@ -128,22 +149,22 @@ def rejected_by_verify(capsys, tmp_path: Path, cert: dict, cid: str, *words: str
     assert all(w in line for w in words), line
 
 
-def test_intersecting_faces_are_rejected(capsys, tmp_path, k4):
-    cert = copy.deepcopy(k4)
+def test_intersecting_faces_are_rejected(capsys, tmp_path, k4_faces):
+    cert = copy.deepcopy(k4_faces)
     faces = claim(cert, "lower:faces")["evidence"]["faces"]
     faces[1] = copy.deepcopy(faces[0])  # the face along u_1 twice: it meets itself
     rejected_by_verify(capsys, tmp_path, cert, "lower:faces", "intersect")
 
 
-def test_a_face_function_that_is_not_the_limit_is_rejected(capsys, tmp_path, k4):
-    cert = copy.deepcopy(k4)
+def test_a_face_function_that_is_not_the_limit_is_rejected(capsys, tmp_path, k4_faces):
+    cert = copy.deepcopy(k4_faces)
     faces = claim(cert, "lower:faces")["evidence"]["faces"]
     faces[0][0] = [[1, 1], [2, 1]]  # along 1_1 + 1_2 the limit is two edges and a constant, not a triangle
     rejected_by_verify(capsys, tmp_path, cert, "lower:faces", "is not function")
 
 
-def test_a_sub_claim_for_another_function_is_rejected(capsys, tmp_path, k4, diamond):
-    cert = copy.deepcopy(k4)
+def test_a_sub_claim_for_another_function_is_rejected(capsys, tmp_path, k4_faces, diamond):
+    cert = copy.deepcopy(k4_faces)
     functions = claim(cert, "lower:faces")["evidence"]["functions"]
     k = claim(cert, "lower:faces")["evidence"]["faces"][0][1]
     exp = claim(diamond, "exp-form")["evidence"]
@@ -151,8 +172,8 @@ def test_a_sub_claim_for_another_function_is_rejected(capsys, tmp_path, k4, diam
     rejected_by_verify(capsys, tmp_path, cert, "lower:faces")
 
 
-def test_a_sub_bound_raised_by_one_is_rejected(capsys, tmp_path, k4):
-    cert = copy.deepcopy(k4)
+def test_a_sub_bound_raised_by_one_is_rejected(capsys, tmp_path, k4_faces):
+    cert = copy.deepcopy(k4_faces)
     ev = claim(cert, "lower:faces")["evidence"]
     ev["functions"][ev["faces"][0][1]]["bound"] += 1
     rejected_by_verify(capsys, tmp_path, cert, "lower:faces", "stored bound")
@@ -169,31 +190,31 @@ def test_a_hexagon_that_does_not_divide_is_rejected(capsys, tmp_path, triangles)
     rejected_by_verify(capsys, tmp_path, cert, "lower:hexagon")
 
 
-def test_a_root_of_the_wrong_sign_or_no_root_is_rejected(capsys, tmp_path, diamond):
+def test_a_root_of_the_wrong_sign_or_no_root_is_rejected(capsys, tmp_path, paw):
     for rho, words in (("-1", ("ρ > 0",)), ("2", ("not divisible",))):
-        cert = copy.deepcopy(diamond)
+        cert = copy.deepcopy(paw)
         claim(cert, "lower:slices")["evidence"]["shapes"][0]["roots"][0][0] = rho
         rejected_by_verify(capsys, tmp_path, cert, "lower:slices", *words)
 
 
-def test_a_slice_factor_that_is_not_a_factor_is_rejected(capsys, tmp_path, diamond):
-    cert = copy.deepcopy(diamond)
+def test_a_slice_factor_that_is_not_a_factor_is_rejected(capsys, tmp_path, paw):
+    cert = copy.deepcopy(paw)
     entry = claim(cert, "lower:slices")["evidence"]["shapes"][0]
     entry["B"][0][1] = 2  # Z changed: Q′_B is no longer a unit times YZ
     rejected_by_verify(capsys, tmp_path, cert, "lower:slices", "unit times")
-    cert = copy.deepcopy(diamond)
+    cert = copy.deepcopy(paw)
     entry = claim(cert, "lower:slices")["evidence"]["shapes"][0]
     entry["omega"] = [1, 0, 0]  # Y is not on one level of this functional
     rejected_by_verify(capsys, tmp_path, cert, "lower:slices", "one level")
 
 
-def test_a_raised_multiple_bound_is_rejected(diamond):
+def test_a_raised_multiple_bound_is_rejected(paw):
     """The bound is the kernel's: raising a nested factor's roots without dividing fails, and a stored statement cannot lie."""
-    cert = copy.deepcopy(diamond)
+    cert = copy.deepcopy(paw)
     claim(cert, "lower:slices")["evidence"]["shapes"][0]["roots"][0][1] += 1  # one more root than Z(x′·y^ω) has
     assert "lower:slices" in failures(cert)
-    cert = copy.deepcopy(diamond)
-    claim(cert, "lower:slices")["statement"] = claim(cert, "lower:slices")["statement"].replace("21", "22")
+    cert = copy.deepcopy(paw)
+    claim(cert, "lower:slices")["statement"] = claim(cert, "lower:slices")["statement"].replace("14", "15")
     assert "lower:slices" in failures(cert)
 
 
@@ -204,7 +225,7 @@ def _check_sound(text: str) -> None:
     bounds = function_bounds(load_spec(text).model)
     upper = bounds.form.upper_bound
     assert all(v <= upper for v in bounds.found.values()), (text, bounds.found)
-    composed = {k: v for k, v in bounds.found.items() if k in ("LD", "LH", "LS")}
+    composed = {k: v for k, v in bounds.found.items() if k in ("LD", "LH", "LS", "V3", "V2")}
     if not composed:
         return
     P, Q = _rational_polys(text)
@@ -268,7 +289,7 @@ def test_composed_bounds_on_random_graphs_are_sound(n, mask, orientation):
 
 def test_evidence_values_are_exact():
     """Roots and levels of LS are exact rationals (no float reaches the evidence)."""
-    cert = built(*DIAMOND)
+    cert = built(PAW)
     entry = claim(cert, "lower:slices")["evidence"]["shapes"][0]
     assert all(isinstance(r, (int, str)) and Fraction(r) > 0 for r, _ in entry["roots"])
     assert all(isinstance(x, int) for x in entry["omega"] + entry["point"])
@@ -387,8 +408,8 @@ def test_a_family_whose_term_changes_beyond_the_checked_members_is_refused(capsy
     assert "def:F" in failures(forged)
 
 
-def test_a_slice_substitution_of_huge_degree_is_refused_in_the_kernel(diamond):
-    cert = copy.deepcopy(diamond)
+def test_a_slice_substitution_of_huge_degree_is_refused_in_the_kernel(paw):
+    cert = copy.deepcopy(paw)
     entry = claim(cert, "lower:slices")["evidence"]["shapes"][0]
     entry["omega"] = [x * 200001 for x in entry["omega"]]  # Y stays on one level; Z(x′·y^ω) would have degree ~4·10^5
     with pytest.raises(SchemaError, match="degree of Z"):

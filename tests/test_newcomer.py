@@ -19,9 +19,10 @@ from .conftest import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
-# The diamond at its proved bound 21 (LS + LH): open and long, so its cubes are still running when a test ends the run
+# σ(q)+σ(2q)+σ(3q)+σ(5q)+σ(6q) at 15 (13 ≤ m* ≤ 16; the diamond at 21 is now proved by V3): open and long, so its cubes
+# are still running when a test ends the run
 # (C_4 at 14 and W_3 at 7 are answered by LG and L5 before any cube).
-OPEN_QUESTION = ("search", "proofs/tournament_diamond.toml", "--atoms", "21", "--refute")
+OPEN_QUESTION = ("search", "sigmoid(q1)+sigmoid(2*q1)+sigmoid(3*q1)+sigmoid(5*q1)+sigmoid(6*q1)", "--atoms", "15", "--refute")
 
 
 def _section(title: str) -> str:
@@ -462,7 +463,7 @@ def test_the_preflight_refuses_a_worker_with_other_sources(monkeypatch):
 
 
 @pytest.mark.parametrize("argv", [
-    ("proofs/tournament_complete.toml", "-d", "4", "--atoms", "28"),  # K_4 at its proved bound 28: 493,039 points
+    ("proofs/tournament_complete.toml", "-d", "4", "--atoms", "32"),  # K_4 at its proved bound 32 (Theorem K): a box beyond the limit
     ("proofs/tournament_cycle.toml", "-d", "5", "--atoms", "31"),  # C_5 at m* = 31: millions
     ("W", "-d", "12", "--atoms", "4096"),  # W_12 at m* = 2^12: a 44-digit box
 ])
@@ -533,7 +534,7 @@ def test_every_command_names_its_answer_kind(capsys, monkeypatch, tmp_path):
 def test_certify_says_when_it_skipped_a_search(capsys, tmp_path):
     code, out, err = run_cli(capsys, "certify", str(ROOT / "proofs" / "tournament_complete.toml"), "-d", "4",
                              "--no-pdf", "--out", str(tmp_path))
-    assert code == 0 and "note: search for m = 28 skipped: its key range (Lemma L3) has" in out, out
+    assert code == 0 and "note: search for m = 32 skipped: its key range (Lemma L3) has" in out, out
 
 
 @pytest.mark.parametrize("argv,words", [

@@ -9,6 +9,7 @@ import shutil
 import subprocess
 from functools import lru_cache
 from pathlib import Path
+from unittest import mock
 
 import pytest
 
@@ -35,6 +36,13 @@ EVIL = r"\input{/etc/passwd} $x$ 50% a_b #1 & ~ ^ {} <|> σ"
 def _cert_json(spec: str, d: int | None) -> str:
     command = ["headfusion", "certify", spec] + (["--d", str(d)] if d is not None else [])
     return json.dumps(build_certificate(load_spec(spec, d), command))
+
+
+def k4_by_faces() -> dict:
+    """K_4 certified by LD alone (Theorem K switched off in the engine): its face functions are triangles."""
+    with mock.patch("headfusion.bounds.engine.theorem_k_bound", lambda form: None):
+        spec = load_spec(str(Path(__file__).resolve().parent.parent / "proofs/tournament_complete.toml"), 4)
+        return json.loads(json.dumps(build_certificate(spec, ["headfusion", "certify", "SPEC.toml", "--d", "4"])))
 
 
 def cert_for(spec: str, d: int | None = None) -> dict:
@@ -430,7 +438,7 @@ def test_the_proof_in_brief_prints_the_true_face_functions_and_a_witness_of_newt
     from headfusion.kernel.model import face_limit, model_from_json
     from headfusion.render.sketch import proof_sketch
 
-    cert = cert_for("proofs/tournament_complete.toml", 4)
+    cert = k4_by_faces()
     text = " ".join(proof_sketch(cert)["paragraphs"])
     assert r"$F_{u_1}(q)=3 + \sigma(q_{2} - q_{3}) + \sigma(q_{2} - q_{4}) + \sigma(q_{3} - q_{4})$" in text
     limit = face_limit(model_from_json(cert["model"]), {0: 1})  # the kernel agrees: σ(q1−q2), σ(q1−q3), σ(q1−q4) → 1
@@ -546,23 +554,24 @@ def test_no_rule_is_stated_where_the_witnesses_follow_none():
 
 
 def test_a_bounds_certificate_states_the_gap_from_its_claims():
-    """Issue 28 item 1: K_4 (28 ≤ m* ≤ 38): which lemma stops where and why, the skipped search with its key range, g = 1."""
+    """Issue 28 item 1: K_4 (32 ≤ m* ≤ 38): which lemma stops where and why, the skipped search with its key range, g = 1."""
     from headfusion.render.gap import key_range_points
 
     cert = json.loads(_certified_json("proofs/tournament_complete.toml", 4))
     tex = render_latex(cert)
     assert r"\title{Exact-fusion bounds certificate:" in tex and r"pdftitle={Exact-fusion bounds certificate}" in tex
     gap = tex.split(r"\paragraph{Status of the gap.}")[1].split(r"\begin{proof}")[0]
-    (note,) = [n for n in cert["metadata"]["notes"] if n.startswith("search for m = 28 skipped")]
+    (note,) = [n for n in cert["metadata"]["notes"] if n.startswith("search for m = 32 skipped")]
     points = int(re.search(r"has ([\d,]+) points", note).group(1).replace(",", ""))
     exp = next(c for c in cert["claims"] if c["id"] == "exp-form")["evidence"]
-    assert points == key_range_points(exp, 28) and f"${points:,}$".replace(",", "{,}") in gap and "$20{,}000$" in gap
-    assert r"Lemma~\ref{lem:L5} stops at $V=24$" in gap and r"$V+1=25$ by design" in gap and r"Lemma~\ref{lem:LD} stops at $28$" in gap
-    assert r"No head with $28$ to $37$ atoms has been excluded by this certificate, and none was searched for" in gap
+    assert points == key_range_points(exp, 32) and f"${points:,}$".replace(",", "{,}") in gap and "$20{,}000$" in gap
+    assert r"Lemma~\ref{lem:L5} stops at $V=24$" in gap and r"$V+1=25$ by design" in gap and r"Theorem~K (Lemma~\ref{lem:K}) stops at $32$" in gap
+    assert r"No head with $32$ to $37$ atoms has been excluded by this certificate, and none was searched for" in gap
     assert "a limit of the software" in gap and "not of the mathematics" in gap
     assert "lowest-terms head itself" in gap and "$g=1$" in gap and "$38$ atoms" in gap
     assert "search for m" not in tex.split(r"\section{Reproducing")[1]  # the note moved to the main text
-    faces = tex.split(r"\label{tab:facefunctions}")[1].split(r"\end{longtable}")[0]  # numbered from 1, as in Table 3
+    assert r"\label{tab:theorem-k}" in tex and r"\label{tab:theorem-k-pairs}" in tex  # Theorem K's instance after its proof
+    faces = render_latex(k4_by_faces()).split(r"\label{tab:facefunctions}")[1].split(r"\end{longtable}")[0]  # numbered from 1
     assert (r"its graph has $6$ acyclic orientations ($=|\chi_G(-1)|$, $\chi_G(k)=k^{3}-3k^{2}+2k$), every edge rigid, and its own"
             r" $Q'$ has $7$ terms") in faces  # the triangle, with its chromatic polynomial (issue 34)
     assert r"no. & function & bound & by" in faces and re.search(r"\\midrule\\endhead\s*1 & ", faces) and r"\simeq" not in tex

@@ -1,8 +1,8 @@
 """The bound engine: every proved lower bound of a function, composed through blocks and faces.
 
 For F it computes L5 (Newton), LK (residue classes) mixed with L5 over blocks, LU (unit roots, one dimension),
-LG (graphs), LE (rigid edges),
-LH/LS (nonnegative multiples per block, mixed over blocks by LM) and LD (disjoint faces), where each
+LG (graphs), LE (rigid edges), Theorem K (K_4 tournaments),
+LH/LS/V3/V2 (nonnegative multiples per block, mixed over blocks by LM) and LD (disjoint faces), where each
 face function is bounded by this same engine, recursively — memoised by canonical form (a function
 up to renaming and a constant) and within a budget of functions and depth, both deterministic, so
 the same input gives the same certificate.  `analyze`, `certify`, `explore`, `search` and the API
@@ -19,12 +19,14 @@ from headfusion.bounds.cyclotomic import UnitRootBound, unit_root_bound
 from headfusion.bounds.faces import FaceFamily, face_family
 from headfusion.bounds.facelimits import canonical_form, model_from_canonical
 from headfusion.bounds.graphs import graph_bound
+from headfusion.bounds.lines import LineBound, line_bound
 from headfusion.bounds.lower import NewtonBound, newton_bound
 from headfusion.bounds.multiples import Multiple, block_multiple
 from headfusion.bounds.structural import StructuralBounds, structural_bounds
+from headfusion.bounds.tournament4 import theorem_k_bound
 from headfusion.spec.model import MultiHead
 
-ORDER = ("L5", "LK", "LU", "LG", "LE", "LH", "LD", "LS")  # on ties the first: fewer lines to check, L5 before everything
+ORDER = ("L5", "LK", "LU", "LG", "LE", "LH", "LD", "LS", "V3", "V2", "K", "R")  # on ties the first: fewer lines to check, L5 before everything
 MAX_FACE_FUNCTIONS = 48  # functions whose own faces are searched (LD), per top-level call
 MAX_FACE_DEPTH = 5
 
@@ -40,7 +42,9 @@ class FunctionBounds:
     faces: FaceFamily | None
     graph: int | None = None  # LG: V + 1 when every block is a graph's tournament and some graph has a cycle
     unit_roots: UnitRootBound | None = None  # LU: 4 for a one-block rank-1 F whose Q′ divides no positive binomial or trinomial
+    line: LineBound | None = None  # R: the best restriction f_u(t) = F(t·u) of a rank ≥ 2 function, bounded by this engine
     table: dict = field(default_factory=dict, compare=False, repr=False)  # canonical form ↦ FunctionBounds of face functions
+    theorem_k: int | None = None  # Theorem K: 32 for one block that is the tournament function of K_4
 
     @property
     def multiple_bound(self) -> int | None:
@@ -51,8 +55,9 @@ class FunctionBounds:
 
     @property
     def multiple_lemma(self) -> str:
-        """LH when every certificate is a hexagon, else LS (whose claim also takes hexagons)."""
-        return "LH" if all(m is None or m.method == "hexagon" for m in self.multiples) else "LS"
+        """The claim's lemma from the blocks' top entries: V2 or V3 when one block uses it, else LS, else LH (a hexagon on every block)."""
+        methods = {m.method for m in self.multiples if m is not None}
+        return "V2" if "two-adic" in methods else "V3" if "three-slices" in methods else "LH" if methods == {"hexagon"} else "LS"
 
     @property
     def found(self) -> dict[str, int]:
@@ -70,6 +75,10 @@ class FunctionBounds:
             out[self.multiple_lemma] = self.multiple_bound
         if self.faces is not None:
             out["LD"] = self.faces.value
+        if self.theorem_k is not None:
+            out["K"] = self.theorem_k
+        if self.line is not None:
+            out["R"] = self.line.value
         return out
 
     @property
@@ -95,7 +104,8 @@ class Engine:
         structure = structural_bounds(form, newton, edges=self.use_edges)
         multiples = tuple(block_multiple(b, nb.count) for b, nb in zip(form.blocks, newton.blocks))
         graph, unit = (graph_bound(form), unit_root_bound(form)) if self.use_edges else (None, None)
-        partial = FunctionBounds(form, newton, structure, multiples, None, graph, unit, self.memo)
+        theorem_k = theorem_k_bound(form) if self.use_edges else None  # bounds m* (LN uses the numerator), not multiples
+        partial = FunctionBounds(form, newton, structure, multiples, None, graph, unit, table=self.memo, theorem_k=theorem_k)
         faces = None
         if (self.use_faces and partial.best[0] < form.upper_bound and depth < MAX_FACE_DEPTH
                 and self.searched < MAX_FACE_FUNCTIONS):
@@ -103,7 +113,12 @@ class Engine:
             found = partial.found  # LD must beat the lemmas before it in ORDER and tie at least with those after
             floor = max([v for k, v in found.items() if ORDER.index(k) < ORDER.index("LD")] + [v - 1 for k, v in found.items() if ORDER.index(k) > ORDER.index("LD")])
             faces = face_family(model, form, lambda limit: self.face_bound(limit, depth + 1), floor)
-        return FunctionBounds(form, newton, structure, multiples, faces, graph, unit, self.memo)
+        line = None
+        if self.use_faces and depth == 0 and sum(b.rank for b in form.blocks) >= 2:  # R: at the top only (each line bounds a function)
+            done = FunctionBounds(form, newton, structure, multiples, faces, graph, unit, table=self.memo, theorem_k=theorem_k)
+            if done.best[0] < form.upper_bound:  # R is last in ORDER: it must beat every other lemma
+                line = line_bound(model, form.upper_bound, lambda f: self.face_bound(f, depth + 1), done.best[0])
+        return FunctionBounds(form, newton, structure, multiples, faces, graph, unit, line, self.memo, theorem_k)
 
     def face_bound(self, limit: tuple, depth: int) -> int:
         """The proved bound of a face function given by its canonical form (1 for a constant)."""

@@ -1,4 +1,4 @@
-"""Terms of nonnegative multiples (DESIGN §9): the hexagon (LH) and slices (LS), per block.
+"""Terms of nonnegative multiples (DESIGN §9, §10): the hexagon (LH), slices (LS), three slices (V3), 2-adic classes (V2), per block.
 
 μ(R) is the least number of terms of a nonzero Laurent polynomial D ≥ 0 with R | D; a head has
 D = g·Q′, so m*(F) ≥ μ(Q′) ≥ Π_B μ(Q′_B) (Lemma LM).  This module finds certificates for μ(Q′_B):
@@ -8,7 +8,12 @@ D = g·Q′, so m*(F) ≥ μ(Q′) ≥ Π_B μ(Q′_B) (Lemma LM).  This module 
 - LS: an integer functional ω that is constant on the support of some factors (A, their product) and
   moves the others (B); at x′ = (1, …, 1) each binomial factor of B with ⟨ω, δ⟩ = ±1 and rational
   coefficients contributes a negative root of s ↦ B(x′ ⊙ s^ω), so μ ≥ (r + 1)·μ(A), with μ(A) found
-  the same way (recursively), or from its Newton vertices (L5).
+  the same way (recursively), or from its Newton vertices (L5);
+- V3: ω with exactly two binomial factors off one ω-level, f_k = unit·(1 + λ_k x^(δ_k)), ⟨ω, δ_k⟩ = 1 and ε = δ_1 − δ_2
+  primitive: μ ≥ min(4μ′, 3μ′ + L, 2μ′ + max(μ′, c·L)), μ′ = μ(A) and L = μ(P_*A) for the projection P along ε (the
+  lines of direction ε collapse to points), both found the same way; c = 4 when A has the factor 1 + (λ_1/λ_2)x^ε;
+  DM (the diamond, 24) is its first case, and every μ found here feeds LS, LM and LD wherever the factor recurs;
+- V2 (rank 1): Φ_(2^k) = 1 + x^(2^(k−1)) divides the product for t values of k: μ ≥ 2^t.
 
 Candidates for ω are the lattice's coordinate functionals and the functionals of the q-axes (a
 coordinate q_j, read in the block's lattice).  `kernel.multiples` re-checks every certificate.
@@ -19,11 +24,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
-from math import lcm, prod
+from math import gcd, lcm, prod
 
 from headfusion.algebra.expform import Block
 from headfusion.bounds.polytope import newton_graph
-from headfusion.kernel.poly import mul
+from headfusion.kernel.poly import divide, mul
 
 Poly = dict[tuple[int, ...], Fraction]
 MAX_VERTEX_SUPPORT = 300  # μ(A) from a hull only for small nested supports (the block's own V_B is known)
@@ -43,6 +48,10 @@ class Multiple:
     omega: tuple[int, ...] = ()
     roots: tuple[tuple[Fraction, int], ...] = ()
     inner: "Multiple | None" = None  # μ(A)
+    projection: tuple[tuple[int, ...], ...] = ()  # V3: P with Pε = 0
+    lines: "Multiple | None" = None  # V3: μ(P_*A), a lower bound for the lines in direction ε
+    edge: int = 0  # V3: c (4 when A has the line factor, else 3)
+    orders: tuple[int, ...] = ()  # V2: the k with Φ_(2^k) | R
 
 
 Factors = tuple[tuple[tuple, int], ...]  # ((frozen polynomial, multiplicity), …), sorted
@@ -136,6 +145,11 @@ class MultipleFinder:
             options.append(Multiple(7, "hexagon", factors=triple))
         if depth < MAX_DEPTH:
             options += [s for omega in self.functionals if (s := self.slices(factors, omega, depth)) is not None]
+            options += [s for omega in self.functionals if (s := self.three_slices(factors, omega, depth)) is not None]
+        if self.rank == 1:
+            adic = self.two_adic(factors)
+            if adic is not None:
+                options.append(adic)
         if depth:  # a nested A: its Newton vertices when its support is small (the block's own V_B is known)
             vertices = self.vertices(factors)
             if vertices is not None:
@@ -173,6 +187,119 @@ class MultipleFinder:
         r = sum(roots.values())
         return Multiple((r + 1) * inner.value, "slices", inside=inside, outside=outside, omega=omega,
                         roots=tuple(sorted(roots.items())), inner=inner)
+
+
+    def three_slices(self, factors: Factors, omega: tuple[int, ...], depth: int) -> Multiple | None:
+        """V3 along ω: exactly two root binomials off the ω-level of A, their difference ε primitive."""
+        if self.rank < 2:
+            return None
+        inside = tuple((f, k) for f, k in factors if _level_set(dict(f), omega))
+        outside = tuple((f, k) for f, k in factors if not _level_set(dict(f), omega))
+        if len(outside) != 2 or any(k != 1 for _, k in outside):
+            return None
+        oriented = [_oriented(dict(f), omega) for f, _ in outside]
+        if None in oriented:
+            return None
+        (d1, r1, s1), (d2, r2, s2) = oriented  # type: ignore[misc]
+        eps = tuple(a - b for a, b in zip(d1, d2))
+        if not any(eps) or gcd(*eps) != 1:
+            return None
+        inner = self.best(inside, depth + 1)
+        if inner is None:
+            return None
+        U, U_inv = _unimodular_to_last(eps)
+        P = tuple(U[:-1])
+        image = tuple(sorted(_freeze(_projected(dict(f), P)) for f, k in inside for _ in range(k)))  # P_*A exactly: monomials stay, as units
+        quotient = [w for omega2 in self.functionals if sum(a * b for a, b in zip(omega2, eps)) == 0
+                    if any(w := tuple(sum(omega2[i] * U_inv[i][j] for i in range(self.rank)) for j in range(self.rank - 1)))]
+        coordinates = [tuple(1 if i == c else 0 for i in range(self.rank - 1)) for c in range(self.rank - 1)]
+        functionals = list(dict.fromkeys(coordinates + quotient + [tuple(-x for x in w) for w in coordinates + quotient]))
+        lines = MultipleFinder(self.rank - 1, functionals).best(_merged(image), depth + 1)
+        if lines is None:
+            return None
+        line = (tuple(eps), r1 / r2, s1 - s2)
+        c = 4 if any(o is not None and (o[0], o[1], o[2]) == line for f, _ in inside for o in [_oriented_along(dict(f), eps)]) else 3
+        mu, L = inner.value, lines.value
+        value = min(4 * mu, 3 * mu + L, 2 * mu + max(mu, c * L))
+        return Multiple(value, "three-slices", inside=inside, outside=outside, omega=omega, inner=inner, projection=P, lines=lines, edge=c)
+
+    def two_adic(self, factors: Factors) -> Multiple | None:
+        """V2 in rank 1: the k with Φ_(2^k) = 1 + x^(2^(k−1)) among the (irreducible) factors, at least one."""
+        orders = sorted({k for f, _ in factors if (k := _two_power_order(dict(f))) is not None})
+        return Multiple(2 ** len(orders), "two-adic", orders=tuple(orders)) if orders else None
+
+
+def _two_power_order(f: Poly) -> int | None:
+    """k when f is a unit times 1 + x^(2^(k−1)) (rational coefficients, rank 1), else None."""
+    b = _binomial(f)
+    if b is None or b[1] != 1 or b[2] != 0:
+        return None
+    n = abs(b[0][0])
+    return n.bit_length() if n & (n - 1) == 0 and n.bit_length() <= 40 else None
+
+
+def _oriented(f: Poly, omega: tuple[int, ...]) -> tuple[tuple[int, ...], Fraction, int] | None:
+    """(δ, r, s) of a binomial f = unit·(1 + r·t^s·x^δ) with ⟨ω, δ⟩ = 1, else None."""
+    b = _binomial(f)
+    if b is None:
+        return None
+    delta, r, s = b
+    step = sum(w * d for w, d in zip(omega, delta))
+    return (delta, r, s) if step == 1 else ((tuple(-d for d in delta), 1 / r, -s) if step == -1 else None)
+
+
+def _oriented_along(f: Poly, eps: tuple[int, ...]) -> tuple[tuple[int, ...], Fraction, int] | None:
+    """(δ, r, s) of a binomial f with δ = ±ε, oriented to δ = ε, else None."""
+    b = _binomial(f)
+    if b is None:
+        return None
+    delta, r, s = b
+    if delta == eps:
+        return delta, r, s
+    return (eps, 1 / r, -s) if tuple(-d for d in delta) == eps else None
+
+
+def _unimodular_to_last(eps: tuple[int, ...]) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]]]:
+    """(U, U⁻¹), integer and unimodular, with U·ε = e_last, for a primitive ε (Euclid's steps on the rows)."""
+    n = len(eps)
+    U = [[int(i == j) for j in range(n)] for i in range(n)]
+    V = [[int(i == j) for j in range(n)] for i in range(n)]  # V = U⁻¹, kept by the inverse column steps
+    v = list(eps)
+    while sum(1 for x in v if x) > 1:
+        i = min((k for k in range(n) if v[k]), key=lambda k: (abs(v[k]), k))
+        for j in range(n):
+            if j != i and v[j]:
+                q = v[j] // v[i]
+                v[j] -= q * v[i]
+                U[j] = [a - q * b for a, b in zip(U[j], U[i])]
+                for row in V:
+                    row[i] += q * row[j]
+    i = next(k for k in range(n) if v[k])
+    U[i], U[n - 1] = U[n - 1], U[i]
+    for row in V:
+        row[i], row[n - 1] = row[n - 1], row[i]
+    if v[i] < 0:
+        U[n - 1] = [-a for a in U[n - 1]]
+        for row in V:
+            row[n - 1] = -row[n - 1]
+    return [tuple(r) for r in U], [tuple(r) for r in V]
+
+
+def _projected(f: Poly, P: tuple[tuple[int, ...], ...]) -> Poly:
+    """P_*f: x^e ↦ x^(Pe), t kept."""
+    out: Poly = {}
+    for e, c in f.items():
+        k = tuple(sum(p * x for p, x in zip(row, e[:-1])) for row in P) + (e[-1],)
+        out[k] = out.get(k, 0) + c
+    return {k: c for k, c in out.items() if c}
+
+
+def _merged(image: tuple) -> Factors:
+    """Equal factors counted once, with their multiplicity."""
+    out: dict[tuple, int] = {}
+    for f in image:
+        out[f] = out.get(f, 0) + 1
+    return tuple(sorted(out.items()))
 
 
 def block_functionals(block: Block) -> list[tuple[int, ...]]:

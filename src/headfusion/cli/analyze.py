@@ -73,6 +73,9 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         parts = ", ".join(f"{n} x {big(b)} ({lemma})" for (b, lemma), n in counts.items())
         out.write(f"  disjoint faces (LD): m* >= {big(faces['bound'])} = {parts}; e.g. along {faces['faces'][0]['direction']}: "
                   f"F_c = {faces['faces'][0]['function']}\n")
+    if result.get("theorem_k"):  # Theorem K: the eight faces of a K_4 tournament
+        out.write(f"  Theorem K: m* >= {result['theorem_k']['bound']}; F is a K_4 tournament function: 4 disjoint source faces "
+                  f"(LD, LH: 4 x 7) and 4 disjoint sink faces, each with a term off every source face (LN: 4 more)\n")
     minimum = result["minimum"]
     out.write(f"minimum m*: {big(minimum)}\n" if minimum is not None else "minimum m*: undecided by bounds\n")
     atoms = result["fused_head"].get("atoms_preview")

@@ -3,7 +3,7 @@
 claim        lemma  recomputed here
 lower:faces  LD     a table of face functions, each a canonical form (a function up to renaming its variables and
                     adding a constant) with its own claims — exp-form, coprime, lower:newton, then lower bounds
-                    (classes, unit roots, graph, edges, hexagon, slices, faces citing earlier entries only) —
+                    (classes, unit roots, graph, edges, hexagon, slices, Theorem K, faces citing earlier entries only) —
                     replayed here exactly as for F; its bound is the strongest of them (stored, compared).  Per
                     direction c_i (an integer vector in q): the limit F_{c_i} recomputed from the model has its
                     entry's canonical form; for every pair i < j, max(c_i + c_j) < max c_i + max c_j over supp Q′
@@ -20,7 +20,8 @@ from headfusion.kernel.base import MAX_POINTS, integer, require, within
 from headfusion.kernel.model import Model, canonical, face_limit, model_from_canonical
 from headfusion.kernel.poly import x_groups
 
-SUB_CLAIMS = ("lower:classes", "lower:unit-roots", "lower:edges", "lower:hexagon", "lower:slices", "lower:faces", "lower:graph")
+SUB_CLAIMS = ("lower:classes", "lower:unit-roots", "lower:edges", "lower:hexagon", "lower:slices", "lower:three-slices", "lower:two-adic",
+              "lower:faces", "lower:graph", "lower:theorem-k")
 
 
 def levels(exp: dict, c: dict[int, Fraction]) -> list[dict[tuple[int, ...], Fraction]]:
@@ -33,7 +34,7 @@ def levels(exp: dict, c: dict[int, Fraction]) -> list[dict[tuple[int, ...], Frac
     return out
 
 
-def replay_table(functions: object, checks: dict[str, Callable]) -> tuple[list[tuple[list, int, str | None]], set[str]]:
+def replay_table(functions: object, checks: dict[str, Callable], allowed: tuple[str, ...] = SUB_CLAIMS) -> tuple[list[tuple[list, int, str | None]], set[str]]:
     """(form, bound, claim giving it) per face function, each replayed with the earlier entries as its table; and the
     lemmas its claims use (the LD claim rests on them too)."""
     require(isinstance(functions, list), "the face functions must be a list")
@@ -46,7 +47,7 @@ def replay_table(functions: object, checks: dict[str, Callable]) -> tuple[list[t
         if form:  # [] is a constant: m* = 1, nothing to replay
             model = model_from_canonical(form)  # F_c up to renaming and translating keys: the same m*
             ids = [c[0] if isinstance(c, list) and len(c) == 2 else None for c in claims]
-            require(ids[:3] == ["exp-form", "coprime", "lower:newton"] and len(set(ids)) == len(ids) and all(i in SUB_CLAIMS for i in ids[3:]),
+            require(ids[:3] == ["exp-form", "coprime", "lower:newton"] and len(set(ids)) == len(ids) and all(i in allowed for i in ids[3:]),
                     f"function {k}: claims must be exp-form, coprime, lower:newton, then distinct lower bounds")
             facts: dict = {"_table": list(table)}
             found = []

@@ -1,7 +1,7 @@
 """The explicit model as the kernel reads it: heads with exact keys, weights r·e^b and values.
 
 Also the model-level facts the kernel re-derives itself: the polynomials of a group of
-heads, face limits F_c (LD), a canonical form up to renaming variables and adding a
+heads, face limits F_c (LD), restrictions to a line F(t·u) (R), a canonical form up to renaming variables and adding a
 constant (both leave m* unchanged).
 """
 
@@ -115,6 +115,15 @@ def face_limit(model: Model, c: dict[int, Fraction]) -> Model:
         levels = [sum((v * c.get(j, 0) for j, v in a.key), Fraction(0)) for a in atoms]
         heads.append((scale, tuple(a for a, level in zip(atoms, levels) if level == max(levels))))
     return Model(model.dimension, model.constant, tuple(heads))
+
+
+def restrict(model: Model, u: dict[int, Fraction]) -> Model:
+    """f_u(t) = F(t·u) (Lemma R): every atom keeps its weight and value; its key becomes ⟨k, u⟩ on the one variable t."""
+    heads = []
+    for scale, atoms in model.heads:
+        levels = [sum((v * u.get(j, 0) for j, v in a.key), Fraction(0)) for a in atoms]
+        heads.append((scale, tuple(Atom(((0, x),) if x else (), a.coef, a.bias, a.value) for a, x in zip(atoms, levels))))
+    return Model(1, model.constant, tuple(heads))
 
 
 def canonical(model: Model) -> list:

@@ -19,33 +19,27 @@ from __future__ import annotations
 from fractions import Fraction
 from math import prod
 
-from headfusion.kernel import statements as say
+from headfusion.kernel import statements as say, threeslices, twoadic
 from headfusion.kernel.base import MAX_POINTS, integer, rational, require, within
 from headfusion.kernel.checks import _rank, vertices_of
-from headfusion.kernel.poly import Poly, divide, mul, poly_from_json, x_groups
+from headfusion.kernel.poly import Poly, binomial, divide, mul, poly_from_json, unit_multiple, x_groups
 from headfusion.kernel.refutation import _point
 
 FIELDS = {"vertices": {"method", "vertices"}, "hexagon": {"method", "factors"},
-          "slices": {"method", "A", "B", "omega", "point", "roots", "mu"}}
+          "slices": {"method", "A", "B", "omega", "point", "roots", "mu"}, "three-slices": threeslices.FIELDS, "two-adic": twoadic.FIELDS}
+METHODS = {"LH": ("hexagon",), "LS": ("slices", "hexagon"), "V3": ("three-slices", "slices", "hexagon"),
+           "V2": ("two-adic", "three-slices", "slices", "hexagon")}  # a claim's own method first, then those its blocks may also use
+LEMMA_OF_METHOD = (("LS", "slices"), ("LH", "hexagon"), ("V3", "three-slices"), ("V2", "two-adic"), ("L5", "vertices"))
 MAX_NESTING = 12  # slices of slices
 MAX_SLICE_DEGREE = 2_000  # span of y in Z(x′·y^ω): each root costs a division of this length
 MAX_ROOT_WORK = 500_000  # span × Σ k·digits(ρ): the digits a quotient's last coefficient may reach (issue 34: ~8 s at the limit)
-
-
-def _binomial(f: Poly) -> tuple[tuple[int, ...], Fraction, int]:
-    """(δ, r, s) for f = φx^u + ψx^(u+δ) with φ, ψ positive multiples of powers of t: λ = ψ/φ = r·t^s."""
-    groups = sorted(x_groups(f).items())
-    require(len(groups) == 2 and all(len(c) == 1 and min(c.values()) > 0 for _, c in groups),
-            "a hexagon factor is not a binomial with positive monomial coefficients")
-    (u, (su, au)), (w, (sw, aw)) = ((e, next(iter(c.items()))) for e, c in groups)
-    return tuple(b - a for a, b in zip(u, w)), aw / au, sw - su
 
 
 def hexagon(R: Poly, factors: object, rank: int) -> int:
     """Lemma LH: three binomials of a tilted hexagon divide R, so μ(R) ≥ 7."""
     require(isinstance(factors, list) and len(factors) == 3, "the hexagon needs three binomials")
     fs = [poly_from_json(f, rank + 1) for f in factors]
-    (d1, r1, s1), (d2, r2, s2), (d3, r3, s3) = (_binomial(f) for f in fs)
+    (d1, r1, s1), (d2, r2, s2), (d3, r3, s3) = (binomial(f) for f in fs)
     require(_rank([[Fraction(x) for x in d1], [Fraction(x) for x in d2]]) == 2, "the directions δ_1, δ_2 are not independent")
     signs = [(a, b) for a in (1, -1) for b in (1, -1) if all(z == a * x + b * y for x, y, z in zip(d1, d2, d3))]
     require(len(signs) == 1, "δ_3 is not ±δ_1 ± δ_2")
@@ -55,20 +49,11 @@ def hexagon(R: Poly, factors: object, rank: int) -> int:
     return 7
 
 
-def _unit_multiple(R: Poly, S: Poly) -> bool:
-    """R = c·x^a·t^k·S for a nonzero rational c (compared term by term)."""
-    if not R or len(R) != len(S):
-        return False
-    top_r, top_s = max(R), max(S)
-    shift, ratio = [x - y for x, y in zip(top_r, top_s)], R[top_r] / S[top_s]
-    return all(R.get(tuple(x + y for x, y in zip(e, shift))) == ratio * c for e, c in S.items())
-
-
 def slices(R: Poly, item: dict, rank: int, used: set, depth: int) -> int:
     """Lemma LS: R = unit·A·B, A on one ω-level, B(x′ ⊙ s^ω) with r negative roots: μ(R) ≥ (r + 1)·μ(A)."""
     require(depth < MAX_NESTING, f"slices nested deeper than {MAX_NESTING}")
     A, B = poly_from_json(item["A"], rank + 1), poly_from_json(item["B"], rank + 1)
-    require(_unit_multiple(R, mul(A, B)), "the polynomial is not a unit times A·B")
+    require(unit_multiple(R, mul(A, B)), "the polynomial is not a unit times A·B")
     omega, point = _point(item["omega"], rank), [rational(v) for v in item["point"]]
     require(len({sum(w * x for w, x in zip(omega, e)) for e in x_groups(A)}) == 1, "supp A is not on one level of ω")
     require(len(point) == rank and all(p > 0 for p in point), "the point x′ must have one positive rational per coordinate")
@@ -100,22 +85,27 @@ def slices(R: Poly, item: dict, rank: int, used: set, depth: int) -> int:
 
 
 def mu(R: Poly, item: object, rank: int, used: set, depth: int = 0) -> int:
-    """A lower bound for μ(R) from its entry: vertices (L5), hexagon (LH) or slices (LS); `used` collects the methods."""
+    """A lower bound for μ(R) from its entry: vertices (L5), hexagon (LH), slices (LS), three slices (V3) or 2-adic classes (V2);
+    `used` collects the methods."""
     require(isinstance(item, dict) and item.get("method") in FIELDS and set(item) == FIELDS[item["method"]],
-            "a multiple bound needs a method (vertices, hexagon, slices) and exactly its fields")
+            "a multiple bound needs a method (vertices, hexagon, slices, three-slices, two-adic) and exactly its fields")
     used.add(item["method"])
     if item["method"] == "vertices":
         return len(vertices_of(list(x_groups(R)), item["vertices"], rank, "vertices of a factor"))
     if item["method"] == "hexagon":
         return hexagon(R, item["factors"], rank)
+    if item["method"] == "three-slices":
+        return threeslices.three_slices(R, item, rank, used, depth, mu)
+    if item["method"] == "two-adic":
+        return twoadic.two_adic(R, item, rank)
     return slices(R, item, rank, used, depth)
 
 
 def check_multiples(lemma: str, model: object, ev: dict, facts: dict) -> tuple[dict, list[str], str]:
-    """lower:hexagon (LH; every entry a hexagon) or lower:slices (LS; some entry slices, others hexagons), mixed with
-    L5 over the blocks (LM); the lemmas of nested entries are dependencies too."""
+    """lower:hexagon (LH; every entry a hexagon), lower:slices (LS; some entry slices, others hexagons), lower:three-slices
+    (V3) or lower:two-adic (V2), mixed with L5 over the blocks (LM); the lemmas of nested entries are dependencies too."""
     exp, newton = facts["exp-form"], facts["lower:newton"]
-    methods = {"LH": ("hexagon",), "LS": ("slices", "hexagon")}[lemma]
+    methods = METHODS[lemma]
     require(isinstance(ev["shapes"], list) and len(ev["shapes"]) == len(exp["shapes"]), "one entry per shape expected")
     mus, used = [], set()
     for i, (item, (_, _, rank, _, Q)) in enumerate(zip(ev["shapes"], exp["shapes"])):
@@ -125,7 +115,7 @@ def check_multiples(lemma: str, model: object, ev: dict, facts: dict) -> tuple[d
     vertices = [v for v, _ in newton["shapes"]]
     bound = prod(max(vertices[s], mus[s]) for s in exp["blocks"])
     mixed = any(vertices[s] > mus[s] for s in exp["blocks"])
-    lemmas = [f"lemma:{name}" for name, method in (("LS", "slices"), ("LH", "hexagon"), ("L5", "vertices")) if method in used]
+    lemmas = [f"lemma:{name}" for name, method in LEMMA_OF_METHOD if method in used]
     deps = ["coprime", "exp-form", "lemma:LM"] + lemmas + ["lower:newton"] * mixed
     entries = [(m, item) for m, item in zip(mus, ev["shapes"]) if item is not None]
     return {"bound": bound, "mu": mus}, deps, say.multiples(lemma, len(entries), sorted({m for m, _ in entries}), bound,

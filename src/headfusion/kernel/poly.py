@@ -88,6 +88,24 @@ def divide(a: Poly, f: Poly) -> Poly | None:
     return quotient
 
 
+def binomial(f: Poly) -> tuple[tuple[int, ...], Fraction, int]:
+    """(δ, r, s) for f = φx^u + ψx^(u+δ) with φ, ψ positive multiples of powers of t: λ = ψ/φ = r·t^s."""
+    groups = sorted(x_groups(f).items())
+    require(len(groups) == 2 and all(len(c) == 1 and min(c.values()) > 0 for _, c in groups),
+            "a binomial factor must have two terms with positive monomial coefficients")
+    (u, (su, au)), (w, (sw, aw)) = ((e, next(iter(c.items()))) for e, c in groups)
+    return tuple(b - a for a, b in zip(u, w)), aw / au, sw - su
+
+
+def unit_multiple(R: Poly, S: Poly) -> bool:
+    """R = c·x^a·t^k·S for a nonzero rational c (compared term by term)."""
+    if not R or len(R) != len(S):
+        return False
+    top_r, top_s = max(R), max(S)
+    shift, ratio = [x - y for x, y in zip(top_r, top_s)], R[top_r] / S[top_s]
+    return all(R.get(tuple(x + y for x, y in zip(e, shift))) == ratio * c for e, c in S.items())
+
+
 def x_groups(p: Poly) -> dict[tuple[int, ...], dict[int, Fraction]]:
     """x-exponent ↦ its coefficient in Q[t^±] (as t-exponent ↦ rational)."""
     out: dict[tuple[int, ...], dict[int, Fraction]] = {}

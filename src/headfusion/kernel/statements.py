@@ -25,9 +25,15 @@ LEMMAS: dict[str, tuple[str, tuple[str, ...], str]] = {
     "LS": ("Slices", ("LM",), r"Let $R=YZ$ up to a unit, with $\operatorname{supp}Y$ on one level of an integer functional $\omega$, and let $x'$ have positive coordinates. If $y\mapsto Z(x'\odot y^\omega)$ ($x_\ell$ replaced by $x'_\ell y^{\omega_\ell}$) is a nonzero Laurent polynomial with $n$ negative roots counted with multiplicity, then $\mathcal{T}(R)\ge(n+1)\,\mathcal{T}(Y)$."),
     "LD": ("Disjoint faces", ("L1", "L2", "L4", "L5"), r"For a direction $u$ let $F_u(q)=\lim_{\tau\to\infty}F(q+\tau u)$. If $F=P'/Q'$ with $\gcd(P',Q')=1$ and $u_1,\dots,u_n$ are integer directions with $\max_{\operatorname{supp}Q'}\langle u_i+u_j,\cdot\rangle<\max_{\operatorname{supp}Q'}\langle u_i,\cdot\rangle+\max_{\operatorname{supp}Q'}\langle u_j,\cdot\rangle$ for all $i\ne j$, then $m^*(F)\ge\sum_im^*(F_{u_i})$."),
     "LG": ("Graphical zonotopes", ("L5", "LC", "LE"), r"Let a block of $F$ be $\sum_{ij\in E}a_{ij}\sigma(\pm(q_i-q_j))$ plus a constant, over the edges of a simple graph $G$ with any orientations and all $a_{ij}\ne0$. Then its lowest-terms denominator $Q'_B$ is the product of its edge binomials (up to a unit), $\operatorname{Newt}(Q'_B)$ is the graphical zonotope of $G$, its vertices are the score vectors of the $a(G)$ acyclic orientations of $G$, every edge of it is rigid, and $|\operatorname{supp}Q'_B|>a(G)$ when $G$ has a cycle."),
+    "LN": ("Off the source faces", ("L1", "L4", "L5", "LH"), r"Let $F=c+\sum_{ij}a_{ij}\sigma(\pm(q_i-q_j))$ over the three edges of a triangle on the variables $a,b,c$, all $a_{ij}\ne0$, and let $N/D$ be a head for $F$ with keys in $\Lambda$, $X=\operatorname{Newt}(D)$. Then some term of $D$ lies outside $X_{e_a}\cup X_{e_b}\cup X_{e_c}$, and some term outside $X_{-e_a}\cup X_{-e_b}\cup X_{-e_c}$ ($X_\omega$: the face of $X$ on which $\langle\omega,\cdot\rangle$ is largest)."),
+    "K": ("Tournaments on four vertices", ("L2", "L4", "L5", "LD", "LH", "LN"), r"Let $F=c+\sum_{ij}a_{ij}\sigma(\pm(q_i-q_j))$ over the six edges of $K_4$, all $a_{ij}\ne0$ (with $a_{ij}=1$: the tournament function of $K_4$ in any orientation), and let the factors of $Q'$ be the six binomials $x_i+x_j$. Then $m^*(F)\ge32$."),
     "LU": ("Unit roots", ("L1", "L2", "L4"), r"Let $F=c+P'/Q'$ with $\gcd(P',Q')=1$ have one block, of rank 1, with $Q'=u\prod_{d\in\mathcal{D}}\Phi_d(x)$ for a unit $u$ and the cyclotomic polynomials $\Phi_d$ of a nonempty set $\mathcal{D}$ of orders; let $L=\operatorname{lcm}\mathcal{D}$ and $\mathcal{D}/g=\{d/\gcd(d,g):d\in\mathcal{D}\}$. If $\mathcal{D}/g$ is none of $\{3\},\{4\},\{6\}$ for $g=1,\dots,L$, and, if it is $\{2\}$ for some $g$, $G=(1+x^{L/2})P'/Q'$ is a Laurent polynomial with a term $x^e$, $L/2\nmid e$, then no head with at most 3 atoms represents $F$: $m^*(F)\ge4$."),
+    "Q4": ("Terms on a line", ("LU",), r"Let $j\ge3$ be odd. A nonzero polynomial $\Psi(z)$ with nonnegative coefficients and $\Phi_j(z)\mid\Psi$ has at least $3$ terms, and at least $4$ if also $(1+z)\mid\Psi$."),
+    "V3": ("Three slices", ("LM", "Q4"), r"Let $R$ be a unit times $Yf_1f_2$, with $\operatorname{supp}Y$ on one level of an integer functional $\omega$ and binomials $f_k=\varphi_kx^{p_k}+\varphi'_kx^{p_k+\delta_k}$ ($k=1,2$) with positive coefficients and $\langle\omega,\delta_k\rangle=1$, such that $\varepsilon=\delta_1-\delta_2$ is primitive. Let $\Gamma$ be an integer matrix with $\Gamma\varepsilon=0$ and $\Gamma_*$ the substitution $x^p\mapsto x^{\Gamma p}$; let $\mathcal{T}_Y\le\mathcal{T}(Y)$ and $\mathcal{T}_\Gamma\le\mathcal{T}(\Gamma_*Y)$, and $\vartheta=4$ if $1+\frac{\varphi'_1\varphi_2}{\varphi_1\varphi'_2}x^{\varepsilon}$ divides $Y$, else $\vartheta=3$. Then $\mathcal{T}(R)\ge\min(4\mathcal{T}_Y,\,3\mathcal{T}_Y+\mathcal{T}_\Gamma,\,2\mathcal{T}_Y+\max(\mathcal{T}_Y,\vartheta\mathcal{T}_\Gamma))$."),
+    "V2": ("2-adic classes", ("LM",), r"Let $R$ be a Laurent polynomial in one variable $x$ and $\mathcal{K}$ a set of $j$ positive integers such that $\Phi_{2^\kappa}(x)=1+x^{2^{\kappa-1}}$ divides $R$ for every $\kappa\in\mathcal{K}$. Then $\mathcal{T}(R)\ge2^j$."),
     "TP": ("Pairs of scales", ("L1", "L2", "L4", "LU"), r"For positive integers $a\ne b$, no head with at most 3 atoms represents $\sigma(aq)+\sigma(bq)$, and a head $N(u)/D(u)$ of $G(u_1,u_2)=\sigma(u_1)+\sigma(u_2)$ with $n$ atoms gives the head $N(aq,bq)/D(aq,bq)$ of $\sigma(aq)+\sigma(bq)$ with at most $n$ atoms."),
     "LF": ("Families of graphs", ("L5", "LD", "LE", "LG", "LZ"), r"A cycle $C_n$ ($n\ge3$) has $2^n-2$ acyclic orientations and $2^n-1$ forests, and a tree on $n$ vertices has $2^{n-1}$ of each. For the tournament function $F_n$ of $K_n$ ($n\ge3$) the $n$ faces of $\operatorname{Newt}(Q'_n)$ along $\mathbf{1}_i$ are pairwise disjoint, with face functions tournaments of $K_{n-1}$ plus constants, so $m^*(F_n)\ge n\,m^*(F_{n-1})$. Hence for every $n$: $m^*=2^n-1$ for $C_n$, $m^*=2^{n-1}$ for a tree, and $7\cdot n!/6\le m^*(F_n)\le|\operatorname{supp}Q'_n|$ for $K_n$."),
+    "R": ("Restriction to a line", ("L1",), r"For an integer vector $u$ let $f_u(t)=F(t\,u)$ on $t\in\mathbb{R}$, a sum of heads whose keys are the numbers $\langle k,u\rangle$ for the keys $k$ of $F$'s heads. Then $m^*(F)\ge m^*(f_u)$."),
     "LR": ("Refutations", ("L2", "L3", "L4", "L5"), r"Let $F=P'/Q'$ be in lowest terms. If a refutation tree for $m$ closes all its leaves, no head with at most $m$ atoms represents $F$."),
 }
 
@@ -91,10 +97,23 @@ def faces(count: int, bounds: list[int], bound: int, nested: bool) -> str:
             rf"at least ${_sum(bounds)}$ atoms (each by its own replayed claims); by Lemma LD, $m^*(F)\ge {tex_int(bound)}$.")
 
 
+LEMMA_OF = {"lower:newton": "L5", "lower:classes": "LK", "lower:unit-roots": "LU", "lower:edges": "LE", "lower:hexagon": "LH",
+            "lower:slices": "LS", "lower:three-slices": "V3", "lower:two-adic": "V2", "lower:faces": "LD", "lower:graph": "LG",
+            "refutation": "LR"}  # a sub-function's claim, as a reader names it
+
+
+def line(u: list[int], bound: int, by: str | None) -> str:
+    vector, lemma = ",".join(str(v) for v in u), LEMMA_OF.get(by, by) if by else "L1"  # None: f_u is a constant
+    return (rf"On the line $q=t\,u$, $u=({vector})$, $F$ restricts to the function $f_u$ of Table~\ref{{tab:line}}, which needs at least "
+            rf"${tex_int(bound)}$ atoms (by its own replayed claim, Lemma {lemma}); by Lemma R, $m^*(F)\ge {tex_int(bound)}$.")
+
+
 def multiples(lemma: str, shapes: int, mus: list[int], bound: int, lemmas: list[str], mixed: bool) -> str:
     which = "one block shape" if shapes == 1 else f"each of {shapes} block shapes"
     what = {"LH": r"three binomials forming a tilted hexagon (Table~\ref{tab:hexagon}) divide $Q'_B$, so $\mathcal{T}(Q'_B)\ge7$",
-            "LS": rf"the factorisations $Q'_B=YZ$ of Table~\ref{{tab:slices}} give $\mathcal{{T}}(Q'_B)\ge {', '.join(map(tex_int, mus))}$"}[lemma]
+            "LS": rf"the factorisations $Q'_B=YZ$ of Table~\ref{{tab:slices}} give $\mathcal{{T}}(Q'_B)\ge {', '.join(map(tex_int, mus))}$",
+            "V3": rf"the three-slice data of Table~\ref{{tab:threeslices}} give $\mathcal{{T}}(Q'_B)\ge {', '.join(map(tex_int, mus))}$",
+            "V2": rf"the cyclotomic factors $\Phi_{{2^k}}$ of Table~\ref{{tab:twoadic}} give $\mathcal{{T}}(Q'_B)\ge {', '.join(map(tex_int, mus))}$"}[lemma]
     names = ", ".join(lemmas[:-1]) + f" and {lemmas[-1]}"
     return rf"For {which}, {what}; by Lemmas {names}{', with L5 for the other blocks' if mixed else ''}, $m^*(F)\ge {tex_int(bound)}$."
 
@@ -182,3 +201,10 @@ def every_d(lower: int, upper: int) -> str:
     bound = rf"m^*(F_d)={tex_int(lower)}^d" if lower == upper else rf"{tex_int(lower)}^d\le m^*(F_d)\le {tex_int(upper)}^d"
     return (rf"For every $d\ge1$ and every constant $c_d$, the sum $F_d(q)=c_d+\sum_{{j=1}}^d F(q_j)$ of $d$ copies of $F$ on "
             rf"disjoint variables $q_1,\dots,q_d$ satisfies ${bound}$.")
+
+
+def theorem_k(bound: int, nested: bool) -> str:
+    where = "" if nested else r" (Table~\ref{tab:theorem-k})"
+    return (rf"Read from the model, $F$ is a constant plus $\sum_{{ij}}a_{{ij}}\sigma(\pm(q_i-q_j))$ over the six edges of $K_4$, all $a_{{ij}}\ne0$, the factors of $Q'$"
+            rf" its six edge binomials; its four source faces and four sink faces{where} are pairwise disjoint, each with a triangle's face function;"
+            rf" by Lemma~\ref{{lem:K}}, $m^*(F)\ge {bound}$.")

@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Callable
 
-from headfusion.kernel import checks, cyclotomic, faces, graphs, multiples, statements as say, structure
+from headfusion.kernel import checks, cyclotomic, faces, graphs, lines, multiples, statements as say, structure, tournament4
 from headfusion.kernel.base import CheckFailed, SchemaError, parse_json, read_certificate_text, require, sha256
 from headfusion.kernel.model import Model, model_from_json
 
@@ -29,9 +29,13 @@ KINDS: dict[str, tuple[str, str, Callable]] = {  # check: (kind, title, function
     "graph": ("lower-bound", "Graph bound", graphs.check_graph),
     "hexagon": ("lower-bound", "Hexagon bound", lambda m, e, f: multiples.check_multiples("LH", m, e, f)),
     "slices": ("lower-bound", "Slice bound", lambda m, e, f: multiples.check_multiples("LS", m, e, f)),
+    "three-slices": ("lower-bound", "Three-slice bound", lambda m, e, f: multiples.check_multiples("V3", m, e, f)),
+    "two-adic": ("lower-bound", "2-adic bound", lambda m, e, f: multiples.check_multiples("V2", m, e, f)),
     "faces": ("lower-bound", "Disjoint-face bound", lambda m, e, f: faces.check_faces(m, e, f, SUB_CHECKS)),
     "unit-roots": ("lower-bound", "Unit-root bound", cyclotomic.check_unit_roots),
     "pairs": ("lower-bound", "Pairs of scales", cyclotomic.check_pairs),
+    "theorem-k": ("lower-bound", "Four-vertex tournament bound", tournament4.check_theorem_k),
+    "line": ("lower-bound", "Restriction to a line", lambda m, e, f: lines.check_line(m, e, f, LINE_CHECKS)),
     "family": ("family", "Family of graphs", graphs.check_family),
     "refutation": ("refutation", "No smaller head", checks.check_refutation),
     "head": ("construction", "A smaller head", checks.check_head),
@@ -40,19 +44,20 @@ KINDS: dict[str, tuple[str, str, Callable]] = {  # check: (kind, title, function
 }
 FIXED = {"def:F": "definition", "exp-form": "exp-form", "coprime": "coprime", "upper": "construction",
          "lower:newton": "newton", "lower:classes": "classes", "lower:edges": "edges", "lower:hexagon": "hexagon",
-         "lower:slices": "slices", "lower:faces": "faces", "lower:graph": "graph", "lower:unit-roots": "unit-roots", "lower:pairs": "pairs",
-         "family:graphs": "family"}
-LOWER = ("lower:classes", "lower:graph", "lower:edges", "lower:hexagon", "lower:slices", "lower:faces")  # claims stating a "bound"
-MULTIPLICATIVE = ("lower:newton", "lower:classes", "lower:hexagon", "lower:slices")  # bounds on μ(Q′): they hold for every d (LP, LM)
+         "lower:slices": "slices", "lower:three-slices": "three-slices", "lower:two-adic": "two-adic", "lower:faces": "faces", "lower:graph": "graph", "lower:unit-roots": "unit-roots", "lower:pairs": "pairs",
+         "family:graphs": "family", "lower:theorem-k": "theorem-k", "lower:line": "line"}
+LOWER = ("lower:classes", "lower:graph", "lower:edges", "lower:hexagon", "lower:slices", "lower:three-slices", "lower:two-adic", "lower:faces", "lower:theorem-k", "lower:line")  # claims stating a "bound"
+MULTIPLICATIVE = ("lower:newton", "lower:classes", "lower:hexagon", "lower:slices", "lower:three-slices", "lower:two-adic")  # bounds on μ(Q′): they hold for every d (LP, LM)
 REQUIRED = ("def:F", "exp-form", "coprime", "upper", "lower:newton", "theorem")
 _ = None  # FIELDS: every field a check may find in its evidence ({...} a table, [x] a list of x); any other fails
 FIELDS: dict[str, object] = {"exp-form": {"t_scale": _, "shapes": [{"denominator": _, "rows": _, "P": _, "Q": _}], "blocks": [
     {"shape": _, "heads": _, "variables": _}]}, "construction": {"heads": [{"N": _, "D": _}]}, "newton": {"shapes": [{"method": _, "vertices": _}]},
     "coprime": {"shapes": [{"factors": [{"poly": _, "multiplicity": _, "reason": _, "substitution": _, "A": _, "B": _}]}]},
-    "faces": {"faces": _, "functions": _}, "graph": {}, "hexagon": {"shapes": _}, "slices": {"shapes": _}, "unknown": {"atoms": _, "reason": _},
+    "faces": {"faces": _, "functions": _}, "graph": {}, "hexagon": {"shapes": _}, "slices": {"shapes": _}, "three-slices": {"shapes": _}, "two-adic": {"shapes": _}, "unknown": {"atoms": _, "reason": _},
     "refutation": {"atoms": _, "tree": _, "multipliers": _, "symmetries": _}, "head": {"atoms": _, "head": [{"key": _, "weight": _, "value": _}]},
     "testimony": {"atoms": _, "verdict": _, "query_sha256": _, "options": _, "solvers": [{"name": _, "version": _, "verdict": _}]},
-    "classes": {"shapes": [{"lattice": _, "tilt": _, "sums": _}]}, "edges": {"shapes": [{"edges": _}]}, "unit-roots": {"orders": _}, "pairs": {}, "family": {"class": _, "from": _, "to": _}}
+    "classes": {"shapes": [{"lattice": _, "tilt": _, "sums": _}]}, "edges": {"shapes": [{"edges": _}]}, "unit-roots": {"orders": _}, "pairs": {}, "family": {"class": _, "from": _, "to": _},
+    "theorem-k": {"faces": _, "pairs": _}, "line": {"direction": _, "function": _}}
 
 
 def known_fields(value: object, schema: object, where: str = "evidence") -> None:
@@ -75,6 +80,7 @@ def _sub_check(check: str) -> Callable:
 
 
 SUB_CHECKS = {cid: _sub_check(FIXED[cid]) for cid in ("exp-form", "coprime", "lower:newton", "lower:unit-roots") + LOWER}
+LINE_CHECKS = {**SUB_CHECKS, "refutation": _sub_check("refutation")}  # f_u's claims (Lemma R): also a tree over its own box
 
 
 @dataclass(frozen=True)
@@ -185,7 +191,7 @@ def summary(model: Model, facts: dict, every_d: bool = False) -> dict:
         "status": theorem["status"], "newton_vertices": facts["lower:newton"]["count"],
         **{f"{name}_bound": facts[i]["bound"] if i in facts else None for i, name in (
             ("lower:classes", "residue_class"), ("lower:graph", "graph"), ("lower:edges", "rigid_edge"), ("lower:hexagon", "hexagon"),
-            ("lower:slices", "slice"), ("lower:faces", "disjoint_face"))},
+            ("lower:slices", "slice"), ("lower:three-slices", "three_slice"), ("lower:two-adic", "two_adic"), ("lower:faces", "disjoint_face"))},
         "lower_bound_claim": theorem["lower_by"],
         "refutations": sum(1 for i in facts if i.startswith("search:") and "lower" in facts[i]),
         "testimony_lower": max((f["testimony"] for f in facts.values() if "testimony" in f), default=None),

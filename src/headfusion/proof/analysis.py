@@ -19,6 +19,7 @@ from headfusion.spec.load import Spec
 from headfusion.bounds.engine import ORDER, FunctionBounds, function_bounds
 from headfusion.bounds.facelimits import face_limit, fold_constants
 from headfusion.bounds.lower import MAX_LISTED_WITNESSES, vertex_witnesses
+from headfusion.bounds.tournament4 import theorem_k_instance
 from headfusion.spec.display import function_text
 
 MAX_FORM_BLOCKS_SHOWN = 12
@@ -197,7 +198,8 @@ def _tilt_json(tilt, scale: int) -> list[str]:
 
 
 METHOD_NAMES = {"L5": "newton-polytope (L4, L5)", "LK": "residue-classes (LK)", "LU": "unit-roots (LU)", "LG": "graph (LG, LE)", "LE": "rigid-edges (LE)", "LH": "hexagon (LH, LM)",
-                "LS": "slices (LS, LM)", "LD": "disjoint-faces (LD)"}
+                "LS": "slices (LS, LM)", "LD": "disjoint-faces (LD)", "V3": "three-slices (V3, LM)", "V2": "two-adic (V2, LM)",
+                "K": "theorem-k (K, LN)", "R": "restriction-to-a-line (R)"}
 
 
 def _multiple_json(m) -> dict:
@@ -205,6 +207,10 @@ def _multiple_json(m) -> dict:
     out: dict = {"method": m.method, "mu": m.value}
     if m.method == "slices":
         out.update({"omega": list(m.omega), "roots": [[rational_to_json(-r), k] for r, k in m.roots], "A": m.inner and _multiple_json(m.inner)})
+    elif m.method == "three-slices":
+        out.update({"omega": list(m.omega), "c": m.edge, "A": _multiple_json(m.inner), "lines": _multiple_json(m.lines)})
+    elif m.method == "two-adic":
+        out["orders"] = list(m.orders)
     return out
 
 
@@ -269,6 +275,9 @@ def lower_bounds_report(form: ExpForm, witness_cap: int = MAX_LISTED_WITNESSES, 
     result["unit_roots"] = None if unit is None else {"bound": unit.bound, "orders": list(unit.orders), "lcm": unit.lcm,
                                                       "halving": unit.halving, "term": unit.term}
     result["residue_classes"], result["rigid_edges"], result["multiples"], result["disjoint_faces"] = classes, edges, multiples, faces
+    result["theorem_k"] = None if bounds.theorem_k is None else {"bound": bounds.theorem_k, **theorem_k_instance(form)}  # K_4 (Theorem K)
+    line = bounds.line  # Lemma R: the best line the engine bounded (certify may close f_u by a tree)
+    result["line"] = None if line is None else {"direction": _dense(line.direction, form.model.dimension), "bound": line.value}
     return result
 
 

@@ -24,7 +24,9 @@ from headfusion.spec.parametric import Range, grid_points, member_text, names_us
 
 LEMMA_OF = {"lower:newton": "L5 (Newton polytope)", "lower:classes": "LK (residue classes)", "lower:edges": "LE (rigid edges)",
             "lower:unit-roots": "LU (unit roots)", "lower:pairs": "TP (Theorem P)", "lower:graph": "LG (graphs)",
-            "lower:hexagon": "LH (hexagon)", "lower:slices": "LS (slices)", "lower:faces": "LD (disjoint faces)"}
+            "lower:hexagon": "LH (hexagon)", "lower:slices": "LS (slices)", "lower:three-slices": "V3 (three slices)", "lower:two-adic": "V2 (2-adic classes)", "lower:faces": "LD (disjoint faces)",
+            "lower:theorem-k": "K (four-vertex tournaments)",
+            "lower:line": "R (restriction to a line)"}
 COLUMNS = ("lower", "upper", "minimum", "status", "lemma")
 
 

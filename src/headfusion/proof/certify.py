@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from typing import Callable
 
 from headfusion.algebra.expform import ExpForm
-from headfusion.bounds.engine import function_bounds, newton_only
+from headfusion.bounds.engine import FunctionBounds, function_bounds, newton_only
+from headfusion.bounds.lines import LineBound
 from headfusion.proof.claims import build_certificate
 from headfusion.spec.errors import InputError
 from headfusion.spec.model import Spec
@@ -224,6 +225,8 @@ def certify(
     of `benchmarks/bench_structure.py` and `bench_composition.py`.
     """
     bounds = function_bounds(spec.model) if lemmas else newton_only(spec.model)
+    if search and lemmas and not refutations:  # a supplied refutation asks for its own m: the searches stay as asked
+        bounds = line_route(bounds, search_timeout, progress)
     results: list[dict] = []
     queries: dict[str, str] = {}
     note = "search not run (--no-search)"
@@ -231,6 +234,54 @@ def certify(
         results, queries, note = run_searches(spec, bounds.form, bounds.best[0], search_timeout, progress, timings, refutations)
     certificate = build_certificate(spec, command, results, [note] if note else [], bounds=bounds)
     return Certified(certificate, queries)
+
+
+LINE_TRIES = 3  # lines whose f_u keeps F's upper bound, each asked for one tree
+LINE_CANDIDATES = 12  # lines whose f_u keeps F's upper bound, bounded by the engine first (a lemma needs no tree)
+
+
+def line_route(bounds: FunctionBounds, timeout: float, progress: Callable[[str], None] | None = None) -> FunctionBounds:
+    """Lemma R with a tree: when the bounds do not meet, `line_tree`; `bounds` unchanged when no line closes."""
+    from dataclasses import replace
+
+    form = bounds.form
+    if bounds.best[0] >= form.upper_bound or sum(b.rank for b in form.blocks) < 2 or not form.is_rational:
+        return bounds
+    line = line_tree(form, bounds.table, timeout, progress)
+    return bounds if line is None else replace(bounds, line=line)
+
+
+def line_tree(form: ExpForm, table: dict, timeout: float, progress: Callable[[str], None] | None = None) -> LineBound | None:
+    """A line u whose f_u(t) = F(t·u) needs F's upper bound: by its own lemmas, or by a refutation over f_u's one-dimensional
+    box at m = upper − 1 (a small 1-D tree instead of one over F's box).  Among the first LINE_CANDIDATES lines whose f_u
+    keeps F's upper bound, one decided by a lemma is taken first; else the first LINE_TRIES are asked for a tree, all within
+    `timeout` seconds.  f_u's bounds are stored in `table` (the engine's memo, which the evidence reads)."""
+    import time
+
+    from headfusion.bounds.facelimits import model_from_canonical
+    from headfusion.bounds.lines import candidate_lines
+
+    upper, deadline = form.upper_bound, time.time() + timeout
+    kept = []
+    for direction, limit, size in candidate_lines(form.model, upper):
+        if size != upper or len(kept) >= LINE_CANDIDATES:
+            break
+        sub = table.get(limit) or function_bounds(model_from_canonical(limit))
+        if sub.form.upper_bound != upper or not sub.form.is_rational:
+            continue
+        table[limit] = sub
+        if sub.best[0] >= upper:  # a one-dimensional lemma decides f_u: no tree
+            return LineBound(direction, limit, upper)
+        kept.append((direction, limit, sub))
+    for direction, limit, sub in kept[:LINE_TRIES]:
+        if time.time() >= deadline:
+            break
+        if progress:
+            progress(f"Lemma R: a refutation for m = {upper - 1} on the line u = {[int(v) for _, v in direction]}")
+        tree, _ = find_refutation(kernel_question(sub.form), upper - 1, max(1.0, deadline - time.time()))
+        if tree is not None:
+            return LineBound(direction, limit, upper, {"atoms": upper - 1, **tree})
+    return None
 
 
 def certify_every_d(text: str, command: list[str]) -> Certified:

@@ -19,6 +19,7 @@ from headfusion.bounds.multiples import Multiple, product_of
 from headfusion.bounds.lower import NewtonBound, binomial_generators
 from headfusion.bounds.polytope import newton_graph, rank
 from headfusion.bounds.structural import StructuralBounds
+from headfusion.bounds.tournament4 import theorem_k_instance
 from headfusion.kernel.base import MAX_TERMS
 from headfusion.spec.errors import ResourceLimit
 
@@ -211,8 +212,15 @@ def multiple_json(m: Multiple, rank: int) -> dict:
         return {"method": "vertices", "vertices": [[list(v), list(c)] for v, c in m.vertices]}
     if m.method == "hexagon":
         return {"method": "hexagon", "factors": [poly_json(f) for f in m.factors]}
+    if m.method == "two-adic":
+        return {"method": "two-adic", "orders": list(m.orders)}
     assert m.inner is not None
     Y, Z = product_of(m.inside, rank + 1), product_of(m.outside, rank + 1)
+    if m.method == "three-slices":
+        assert m.lines is not None
+        return {"method": "three-slices", "A": poly_json(Y), "f": [poly_json(dict(f)) for f, _ in m.outside], "omega": list(m.omega),
+                "mu": multiple_json(m.inner, rank), "projection": [list(row) for row in m.projection],
+                "lines": multiple_json(m.lines, len(m.projection))}
     return {"method": "slices", "A": poly_json(Y), "B": poly_json(Z), "omega": list(m.omega), "point": [1] * rank,
             "roots": [[rational_to_json(r), k] for r, k in m.roots], "mu": multiple_json(m.inner, rank)}
 
@@ -227,7 +235,8 @@ def multiples_evidence(bounds: FunctionBounds) -> dict:
     return {"shapes": out}
 
 
-CLAIM_OF = {"LK": "lower:classes", "LU": "lower:unit-roots", "LG": "lower:graph", "LE": "lower:edges", "LH": "lower:hexagon", "LS": "lower:slices", "LD": "lower:faces"}
+CLAIM_OF = {"LK": "lower:classes", "LU": "lower:unit-roots", "LG": "lower:graph", "LE": "lower:edges", "LH": "lower:hexagon", "LS": "lower:slices", "LD": "lower:faces",
+            "V3": "lower:three-slices", "V2": "lower:two-adic", "K": "lower:theorem-k", "R": "lower:line"}
 
 
 def direction_json(direction: tuple) -> list:
@@ -251,13 +260,33 @@ def lower_claims(bounds: FunctionBounds, table: dict[tuple, int] | None, listed:
         out.append(("lower:unit-roots", bounds.unit_roots.evidence()))
     elif lemma == "LE":
         out.append(("lower:edges", edges_evidence(bounds.form, bounds.structure)))
-    elif lemma in ("LH", "LS"):
+    elif lemma in ("LH", "LS", "V3", "V2"):
         out.append((CLAIM_OF[lemma], multiples_evidence(bounds)))
+    elif lemma == "K":
+        out.append(("lower:theorem-k", theorem_k_instance(bounds.form)))
     elif lemma == "LD":
         assert bounds.faces is not None  # at the top the claim carries the table; a face function's cites it
         out.append(("lower:faces", faces_evidence(bounds) if table is None else
                     {"faces": [[direction_json(f.direction), table[f.form]] for f in bounds.faces.faces]}))
+    elif lemma == "R":
+        out.append(("lower:line", line_evidence(bounds)))
     return out
+
+
+def line_evidence(bounds: FunctionBounds) -> dict:
+    """lower:line (Lemma R): the direction u and f_u's entry — its own exp-form, coprime, lower:newton, strongest lemma
+    and, when certify found one, the refutation tree over f_u's box (which then gives the bound)."""
+    line = bounds.line
+    assert line is not None
+    sub = bounds.table[line.form]
+    claims = [["exp-form", exp_form_evidence(sub.form)], ["coprime", coprimality_evidence(sub.form)]]
+    claims += [[cid, ev] for cid, ev in lower_claims(sub, {})]
+    value, lemma = sub.best
+    by = "lower:newton" if lemma == "L5" else CLAIM_OF[lemma]
+    if line.tree is not None:
+        claims.append(["refutation", line.tree])
+        value, by = line.tree["atoms"] + 1, "refutation"
+    return {"direction": direction_json(line.direction), "function": {"form": canonical_json(line.form), "claims": claims, "bound": value, "by": by}}
 
 
 def face_table(bounds: FunctionBounds) -> tuple[list[dict], dict[tuple, int]]:

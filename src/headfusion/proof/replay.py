@@ -191,6 +191,10 @@ def certificate_cost(cert: object) -> None:
                 for item in entry.get("claims", []) if isinstance(entry, dict) and isinstance(entry.get("claims"), list) else ():
                     if isinstance(item, list) and len(item) == 2 and isinstance(item[1], dict) and "multipliers" in item[1]:
                         refutation_cost(item[1], 1)  # a face function's refutation: its entries bounded (rows are small)
+        if isinstance(claim, dict) and claim.get("id") == "lower:line" and isinstance(evidence, dict) and isinstance(evidence.get("function"), dict):
+            for item in evidence["function"].get("claims", []) if isinstance(evidence["function"].get("claims"), list) else ():
+                if isinstance(item, list) and len(item) == 2 and isinstance(item[1], dict) and "multipliers" in item[1]:
+                    refutation_cost(item[1], 1)  # f_u's refutation (Lemma R): its entries bounded
 
 
 def _replay(path: str | None, text: str | None) -> Report:

@@ -14,6 +14,8 @@ from fractions import Fraction
 from math import prod
 
 from headfusion.render.faces import model_rows, tex_exact_form, tex_face_form, uses_attn
+from headfusion.kernel.poly import poly_from_json
+from headfusion.render.multiples import LEMMA_OF_METHOD, entry_rows, entry_value
 from headfusion.render.structure import shape_entries
 from headfusion.render.tex import tex_int, tex_linear, tex_poly, tex_rational, tex_vector
 
@@ -21,7 +23,7 @@ MAX_FACE_ROWS = 40
 MAX_PAIR_ROWS = 45  # the pair table is printed for at most 10 faces; beyond, its extremes are named
 MAX_POLY_TERMS = 12
 LEMMA_OF = {"lower:newton": "L5", "lower:classes": "LK", "lower:unit-roots": "LU", "lower:graph": "LG", "lower:edges": "LE", "lower:hexagon": "LH", "lower:slices": "LS",
-            "lower:faces": "LD"}
+            "lower:faces": "LD", "lower:three-slices": "V3", "lower:two-adic": "V2", "lower:theorem-k": "K", "lower:line": "R", "refutation": "LR"}
 
 
 def _direction(direction: list) -> str:
@@ -73,6 +75,11 @@ def _instance(entry: dict) -> str:
         return r"Lemmas~\ref{lem:LH} and~\ref{lem:LM}: a tilted hexagon divides each $Q'_B$ shown"
     if by == "lower:slices":
         return r"Lemmas~\ref{lem:LS} and~\ref{lem:LM}: " + "; ".join(_chain(s) for s in claims[by]["shapes"] if s)
+    if by in ("lower:three-slices", "lower:two-adic"):
+        lemma = "V3" if by == "lower:three-slices" else "V2"
+        ranks = [len(s["rows"]) for s in claims["exp-form"]["shapes"]]
+        return (rf"Lemmas~\ref{{lem:{lemma}}} and~\ref{{lem:LM}}: " + "; ".join(
+            rf"$\mathcal{{T}}(Q'_B)\ge {tex_int(entry_value(s, ranks[k]))}$" for k, s in enumerate(claims[by]["shapes"]) if s))
     if by == "lower:unit-roots":
         return _unit_roots_instance(claims)
     if by == "lower:graph":
@@ -81,6 +88,8 @@ def _instance(entry: dict) -> str:
     if by == "lower:faces":
         faces = claims[by]["faces"]
         return rf"Lemma~\ref{{lem:LD}}: {len(faces)} disjoint faces, functions no.~" + ", ".join(str(k + 1) for _, k in faces)
+    if by == "lower:theorem-k":
+        return r"Lemma~\ref{lem:K}: the tournament function of $K_4$ plus a constant (its four source and four sink faces)"
     return rf"a refutation tree (Lemma~\ref{{lem:LR}}) for $m={int(by.split(':m')[1])}$"
 
 
@@ -117,12 +126,8 @@ def _unit_roots_instance(claims: dict) -> str:
 
 
 def _value(item: dict) -> int:
-    """The number a μ entry proves (as kernel.multiples computes it; display only)."""
-    if item["method"] == "vertices":
-        return len(item["vertices"])
-    if item["method"] == "hexagon":
-        return 7
-    return (sum(int(k) for _, k in item["roots"]) + 1) * _value(item["mu"])
+    """The number a slice entry proves (as kernel.multiples computes it; display only)."""
+    return entry_value(item, len(item["omega"]))
 
 
 def _chain(item: dict) -> str:
@@ -131,7 +136,8 @@ def _chain(item: dict) -> str:
     while inner["method"] == "slices":
         factors.append(str(sum(int(k) for _, k in inner["roots"]) + 1))
         inner = inner["mu"]
-    last = {"hexagon": r"7\ (\text{hexagon})", "vertices": rf"{len(inner.get('vertices', []))}\ (\text{{vertices}})"}[inner["method"]]
+    last = {"hexagon": r"7\ (\text{hexagon})", "vertices": rf"{len(inner.get('vertices', []))}\ (\text{{vertices}})"}.get(
+        inner["method"], rf"{entry_value(inner, len(item['omega']))}\ (\text{{Lemma {LEMMA_OF_METHOD[inner['method']]}}})")
     if not factors:
         return rf"$\mathcal{{T}}(Q'_B)\ge {last}$"
     product = r"\cdot ".join(factors)
@@ -199,16 +205,23 @@ def slices_context(summary: dict, claims: dict[str, dict]) -> dict | None:
     t_scale, entries = found
     shapes = []
     for s, item in entries:
-        rows, level = [], item
+        rows, level, prev = [], item, item
         while level["method"] == "slices":
             depth = len(rows)
             rows.append({"omega": tex_vector(level["omega"]), "point": tex_vector(level["point"]),
                          "Y": _named_factor("Y", s + 1, depth, level["A"], t_scale), "Z": _named_factor("Z", s + 1, depth, level["B"], t_scale),
                          "factor": sum(int(k) for _, k in level["roots"]) + 1,
                          "roots": ", ".join(rf"$-{tex_rational(r)}$" + (rf" (${k}$ times)" if int(k) > 1 else "") for r, k in level["roots"])})
-            level = level["mu"]
-        last = ({"kind": "hexagon", "factors": [tex_poly(f, t_scale) for f in level["factors"]]} if level["method"] == "hexagon"
-                else {"kind": "vertices", "count": len(level["vertices"])})
+            prev, level = level, level["mu"]
+        if level["method"] == "hexagon":
+            last = {"kind": "hexagon", "factors": [tex_poly(f, t_scale) for f in level["factors"]]}
+        elif level["method"] == "vertices":
+            last = {"kind": "vertices", "count": len(level["vertices"])}
+        else:  # a bound of another lemma (V3, V2): its rows, numbered from 1 under this shape
+            rank, parent = len(item["omega"]), poly_from_json(prev["A"], len(item["omega"]) + 1)
+            nested: list[dict] = []
+            entry_rows(parent, level, rank, t_scale, rf"${rows[-1]['Y']['name']}$", nested)
+            last = {"kind": "entry", "lemma": LEMMA_OF_METHOD[level["method"]], "count": tex_int(entry_value(level, rank)), "rows": nested}
         shapes.append({"index": s + 1, "rows": rows, "last": last, "chain": _chain(item) if item["method"] == "slices" else None,
                        "value": tex_int(_value(item))})
     factors = [f for sh in shapes for row in sh["rows"] for f in (row["Y"], row["Z"])]

@@ -17,6 +17,9 @@ from headfusion.render.files import sanitize_slug
 from headfusion.render.names import claim_names, lemma_tag, used_claims
 from headfusion.render.search import refutation_polys, refutations_context, testimony_context
 from headfusion.render.composition import faces_context, graph_context, hexagon_context, slices_context
+from headfusion.render.multiples import entries_context
+from headfusion.render.tournament4 import theorem_k_context
+from headfusion.render.lines import line_context
 from headfusion.render.gap import gap_paragraph
 from headfusion.render.sections import construction_context, exp_form_context, heads_context
 from headfusion.render.sketch import proof_sketch
@@ -137,7 +140,11 @@ LOWER_BY = {  # claim id -> where the lower bound comes from, in words
     "lower:hexagon": r"the hexagon bound (Lemmas~\ref{lem:LH} and~\ref{lem:LM}, Section~\ref{sec:hexagon})",
     "lower:faces": r"the disjoint-face bound (Lemma~\ref{lem:LD}, Section~\ref{sec:faces})",
     "lower:unit-roots": r"the unit-root bound (Lemma~\ref{lem:LU}, Section~\ref{sec:unitroots})",
+    "lower:three-slices": r"the three-slice bound (Lemmas~\ref{lem:V3} and~\ref{lem:LM}, Section~\ref{sec:threeslices})",
+    "lower:two-adic": r"the 2-adic bound (Lemmas~\ref{lem:V2} and~\ref{lem:LM}, Section~\ref{sec:twoadic})",
+    "lower:line": r"the restriction to a line (Lemma~\ref{lem:R}, Section~\ref{sec:line})",
     "lower:pairs": r"Theorem P for every pair (Lemma~\ref{lem:TP})",
+    "lower:theorem-k": r"Theorem K (Lemma~\ref{lem:K}, Section~\ref{sec:theorem-k})",
 }
 
 
@@ -287,9 +294,13 @@ def build_context(cert: dict, file_stem: str | None = None) -> dict:
         "transcendental": int(claims.get("exp-form", {}).get("evidence", {}).get("t_scale", 1)) > 1,
         "construction": construction_context(claims),
         "faces": faces_context(cert, claims),
+        "theorem_k": theorem_k_context(cert, claims),
+        "line": line_context(cert, claims),
         "hexagon": hexagon_context(summary, claims),
         "graph": graph_context(summary, claims),
         "slices": slices,
+        "threeslices": entries_context(summary, claims, "lower:three-slices", "three_slice_bound"),
+        "twoadic": entries_context(summary, claims, "lower:two-adic", "two_adic_bound"),
         "classes": classes_context(summary, claims),
         "edges": edges_context(summary, claims),
         "unit_roots": unit_roots_context(claims),

@@ -26,6 +26,7 @@ from math import prod
 from typing import Callable
 
 from headfusion.render.tex import tex_int, tex_text
+from headfusion.render.tournament4 import theorem_k_stop
 
 Sentence = Callable[[dict, dict], "str | None"]
 
@@ -81,6 +82,16 @@ def _slices(cert: dict, claim: dict) -> str:
             r" at least the negative roots of $Z$ plus one, and bounds each by the factor $Y$ alone.")
 
 
+def _three_slices(cert: dict, claim: dict) -> str:
+    return (rf"Lemma~\ref{{lem:V3}} stops at ${grouped(cert['summary']['three_slice_bound'])}$: it counts three or four $\omega$-slices of"
+            r" $D$, each bounded by the factor $Y$ alone, and the lines of one slice in one direction; it never uses the numerator $P'$.")
+
+
+def _two_adic(cert: dict, claim: dict) -> str:
+    return (rf"Lemma~\ref{{lem:V2}} stops at ${grouped(cert['summary']['two_adic_bound'])}$: one term per residue class modulo a power"
+            r" of $2$, and only the factors $\Phi_{2^\kappa}$ of $Q'_B$ enter it.")
+
+
 def _faces(cert: dict, claim: dict) -> str:
     return (rf"Lemma~\ref{{lem:LD}} stops at ${grouped(cert['summary']['disjoint_face_bound'])}$: it counts only the terms of $D$ on the"
             r" chosen pairwise disjoint faces, each face by the proved bound of its face function, and none of the terms off them.")
@@ -92,6 +103,13 @@ def _refutation(cert: dict, claim: dict) -> str:
             rf" ${grouped(m)}$ atoms.")
 
 
+def _line(cert: dict, claim: dict) -> str:
+    function = claim["evidence"]["function"]
+    return (rf"Lemma~\ref{{lem:R}} stops at ${grouped(int(function['bound']))}$, the bound proved for the one function $f_u$ on its line:"
+            r" a head for $F$ restricts to one for $f_u$, but $f_u$ may need fewer atoms than $F$ (keys of $F$ that meet $u$ at one"
+            r" level merge).")
+
+
 STOPS: dict[str, Sentence] = {  # claim id → where its lemma stops and why (a new lemma: one entry here)
     "lower:newton": _newton,
     "lower:classes": _classes,
@@ -99,7 +117,11 @@ STOPS: dict[str, Sentence] = {  # claim id → where its lemma stops and why (a 
     "lower:graph": _graph,
     "lower:hexagon": _hexagon,
     "lower:slices": _slices,
+    "lower:three-slices": _three_slices,
+    "lower:two-adic": _two_adic,
     "lower:faces": _faces,
+    "lower:theorem-k": theorem_k_stop,
+    "lower:line": _line,
 }
 
 

@@ -2,8 +2,9 @@
 
 `render_latex` is pure and deterministic: the same certificate dict gives the same bytes.
 The template (templates/certificate.tex.j2, with LaTeX-safe delimiters) only places the
-snippets that `context.build_context` prepared from the certificate; writing files and
-compiling the PDF are in `write` and `files`.
+snippets that `context.build_context` prepared from the certificate; it includes one file per
+lemma, templates/lemmas/ID.tex.j2 (`((* include "lemmas/ID.tex.j2" *))`, loaded by the same
+loader). Writing files and compiling the PDF are in `write` and `files`.
 """
 
 from __future__ import annotations

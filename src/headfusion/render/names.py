@@ -22,7 +22,8 @@ _FIXED = {
 
 
 BOUND_NAMES = {"lower:graph": ("Graph bound", "graph_bound"), "lower:hexagon": ("Hexagon bound", "hexagon_bound"), "lower:slices": ("Slice bound", "slice_bound"),
-               "lower:faces": ("Disjoint-face bound", "disjoint_face_bound")}
+               "lower:faces": ("Disjoint-face bound", "disjoint_face_bound"), "lower:three-slices": ("Three-slice bound", "three_slice_bound"),
+               "lower:two-adic": ("2-adic bound", "two_adic_bound")}
 
 
 def _lemma_name(claim: dict) -> str:
@@ -63,6 +64,8 @@ def claim_names(cert: dict) -> dict[str, str]:
             names[cid] = rf"Rigid-edge bound $m^*\ge {tex_int(summary['rigid_edge_bound'])}$"
         elif cid in BOUND_NAMES and summary.get(BOUND_NAMES[cid][1]) is not None:
             names[cid] = rf"{BOUND_NAMES[cid][0]} $m^*\ge {tex_int(summary[BOUND_NAMES[cid][1]])}$"
+        elif cid == "lower:line" and isinstance(ev.get("function"), dict):  # Lemma R: f_u's replayed bound (not in the summary)
+            names[cid] = rf"Restriction to a line $m^*\ge {tex_text(ev['function'].get('bound', '?'))}$"
         elif cid in _FIXED:
             names[cid] = _FIXED[cid]
         elif cid.startswith("search:") and "tree" in ev:

@@ -13,10 +13,12 @@ from __future__ import annotations
 from typing import Any
 
 from headfusion.render.composition import faces_context, slices_context
+from headfusion.render.lines import line_context
 from headfusion.render.sections import _atoms_of
 from headfusion.render.structure import _lattice_tex, _support, non_vertices, non_vertices_tex, tilt_vector_tex
 from headfusion.render.tex import tex_int, tex_vector
 from headfusion.render.families import graph_family_sentence
+from headfusion.render.tournament4 import theorem_k_sentence
 from headfusion.render.unitroots import pair_family_sentence, unit_roots_sentence
 
 
@@ -182,6 +184,17 @@ def _composition_sentence(cert: dict, claims: dict[str, dict], summary: dict) ->
                 + (". Repeated on $Y$: " if any(len(sh["rows"]) > 1 for sh in shapes) else ": ")
                 + "; ".join(sh["chain"] or "" for sh in shapes[:3])
                 + rf"; over the blocks (Lemma~\ref{{lem:LM}}) $m^*(F)\ge {tex_int(summary['slice_bound'])}$.")
+    if "lower:three-slices" in claims:
+        return (r"Three slices give more (Lemma~\ref{lem:V3}, Section~\ref{sec:threeslices}): $Q'_B=Yf_1f_2$ up to a unit, with $Y$ on one"
+                r" level of a functional $\omega$ and two binomials $f_1,f_2$ that move it by $1$; a head's $D=gQ'$ has at least three nonzero"
+                r" $\omega$-slices (Descartes' rule), each a nonnegative multiple of $Y$, and when it has exactly three, the two roots force a"
+                r" relation between the middle and the top slice that adds terms on the lines of direction $\delta_1-\delta_2$ (Lemma~\ref{lem:Q4}"
+                r" counts them); every bound used is a bound on all nonzero nonnegative multiples, so the cofactor $g$ is arbitrary."
+                rf" Over the blocks (Lemma~\ref{{lem:LM}}) $m^*(F)\ge {tex_int(summary['three_slice_bound'])}$.")
+    if "lower:two-adic" in claims:
+        return (r"2-adic classes give more (Lemma~\ref{lem:V2}, Section~\ref{sec:twoadic}): $\Phi_{2^\kappa}=1+x^{2^{\kappa-1}}$ divides"
+                r" $Q'_B$ for several $\kappa$, and each such $\kappa$ doubles the number of residue classes modulo $2^\kappa$ that a nonnegative"
+                rf" multiple of $Q'_B$ meets; over the blocks (Lemma~\ref{{lem:LM}}) $m^*(F)\ge {tex_int(summary['two_adic_bound'])}$.")
     if "lower:faces" in claims:
         ctx = faces_context(cert, claims)
         assert ctx is not None
@@ -191,6 +204,12 @@ def _composition_sentence(cert: dict, claims: dict[str, dict], summary: dict) ->
                 rf" ${ctx['nfaces']}$ directions are pairwise disjoint, and so are those of $\Newt(D)$; the atoms of a head on the face"
                 rf" along $u$ form a head of the face limit $F_u${example}, whose own bound is proved by its own claims. Adding them,"
                 rf" $m^*(F)\ge {ctx['sum']}={ctx['bound']}$.")
+    if "lower:line" in claims:
+        line = line_context(cert, claims)
+        assert line is not None
+        return (rf"A line gives more (Lemma~\ref{{lem:R}}, Section~\ref{{sec:line}}): restricted to $q=t\,u$, $u={line['direction']}$, a head"
+                rf" for $F$ is a head for $f_u(t)=F(t\,u)={line['function']}$ with no more atoms (its keys $\langle k,u\rangle$, equal ones"
+                rf" merged), and $f_u$ needs at least ${line['bound']}$ atoms, by {line['by']}; so $m^*(F)\ge {line['bound']}$.")
     return None
 
 
@@ -212,7 +231,8 @@ def proof_sketch(cert: dict) -> dict[str, Any]:
     )
     paragraphs.append(newton)
     paragraphs += [text for text in (_classes_sentence(claims, summary), _edges_sentence(claims, summary), _graph_sentence(claims, summary),
-                                     _composition_sentence(cert, claims, summary), unit_roots_sentence(claims)) if text]
+                                     _composition_sentence(cert, claims, summary), theorem_k_sentence(claims),
+                                     unit_roots_sentence(claims)) if text]
     if "upper" in claims:
         blocks = claims.get("exp-form", {}).get("evidence", {}).get("blocks", [])
         built = _atoms_of(claims["upper"]["evidence"]["heads"], blocks) if blocks else U

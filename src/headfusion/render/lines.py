@@ -1,0 +1,59 @@
+"""Template context for Lemma R (claim `lower:line`): the line u, each head's keys and their levels ⟨k, u⟩, the function
+f_u(t) = F(t·u) written out, and f_u's own claims as a sub-certificate (its Q′, its Newton bound, the lemma or the
+refutation tree that bounds it).  Display only: the kernel (kernel/lines.py) is what checks.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from headfusion.kernel.model import model_from_json, restrict
+from headfusion.render.composition import _instance
+from headfusion.render.faces import model_rows, tex_exact_form, tex_face_form
+from headfusion.render.tex import tex_int, tex_poly, tex_rational, tex_vector
+
+MAX_HEAD_ROWS = 12
+MAX_Q_TERMS = 40
+
+
+def _tree_instance(entry: dict) -> str:
+    """The refutation tree of f_u, in a line."""
+    tree = dict((cid, ev) for cid, ev in entry["claims"])["refutation"]
+    return (rf"Lemma~\ref{{lem:LR}}: a refutation tree of {tex_int(len(tree['tree']))} nodes over $f_u$'s own box closes for "
+            rf"$m={tex_int(int(tree['atoms']))}$")
+
+
+def line_context(cert: dict, claims: dict[str, dict]) -> dict | None:
+    """The paragraph and tables of Lemma R, or None when the certificate has no `lower:line`."""
+    claim = claims.get("lower:line")
+    if claim is None:
+        return None
+    ev = claim["evidence"]
+    model = model_from_json(cert["model"])
+    u = {int(j) - 1: Fraction(int(v)) for j, v in ev["direction"]}
+    heads = []
+    for h, (_, atoms) in enumerate(model.heads[:MAX_HEAD_ROWS], 1):
+        keys = sorted({a.key for a in atoms})
+        levels = [sum((v * u.get(j, 0) for j, v in key), Fraction(0)) for key in keys]
+        heads.append({"index": h, "vectors": ", ".join(tex_vector([dict(key).get(j, 0) for j in range(model.dimension)]) for key in keys),
+                      "levels": ", ".join(tex_rational(x) for x in levels)})
+    line = restrict(model, u)
+    entry = ev["function"]
+    sub = dict((cid, e) for cid, e in entry["claims"])
+    exp = sub["exp-form"]
+    shape = exp["shapes"][int(exp["blocks"][0]["shape"])] if len(exp["blocks"]) == 1 else None
+    by = entry["by"]
+    rows = [{"claim": "lower:newton", "text": r"Lemma~\ref{lem:L5}: its own $\Newt(Q')$ is a segment with $2$ vertices"}]
+    for cid, _ in entry["claims"][3:]:  # the claim that gives the bound, and the lemmas whose words do not depend on it
+        if cid == by or cid in ("lower:unit-roots", "lower:classes"):
+            rows.append({"claim": cid, "text": _tree_instance(entry) if cid == "refutation" else _instance({**entry, "by": cid})})
+    return {
+        "direction": tex_vector([int(u.get(j, 0)) for j in range(model.dimension)]),
+        "heads": heads, "more_heads": max(0, len(model.heads) - MAX_HEAD_ROWS),
+        "function": (tex_exact_form(line.constant, model_rows(line)) or tex_face_form(entry["form"])).replace("q_{1}", "t"),  # f_u's one variable
+        "form": tex_face_form(entry["form"]),
+        "Q": tex_poly(shape["Q"], int(exp["t_scale"])) if shape is not None and len(shape["Q"]) <= MAX_Q_TERMS else None,
+        "rows": rows,
+        "bound": tex_int(int(entry["bound"])),
+        "by": _tree_instance(entry) if by == "refutation" else _instance(entry),
+    }

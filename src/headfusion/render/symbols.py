@@ -44,7 +44,7 @@ NOTATION: tuple[tuple[tuple[str, ...], str, tuple[str, ...] | None], ...] = (
     ((r"\Gamma", r"\Gamma_*", r"\varepsilon", r"\vartheta", r"\mathcal{T}_Y", r"\mathcal{T}_\Gamma", r"U_k", r"h_i", r"z", r"i_1", r"i_2"),
      r"in Lemma~\ref{lem:V3}: an integer matrix with $\Gamma\varepsilon=0$ and its substitution $x^p\mapsto x^{\Gamma p}$, the difference $\delta_1-\delta_2$, $3$ or $4$, proved bounds for $\mathcal{T}(Y)$ and $\mathcal{T}(\Gamma_*Y)$; in its proof the roots $-U_k$, the sums $h_i$, the variable $z=U_2/U_1$ and the levels of the middle and top slices", ("V3",)),
     ((r"\Psi", r"j"), r"a polynomial in one variable and an odd order (Lemma~\ref{lem:Q4})", ("Q4",)),
-    ((r"\mathcal{K}", r"\kappa", r"\mathcal{S}_n"), r"in Lemma~\ref{lem:V2}: a set of exponents $\kappa$ with $\Phi_{2^\kappa}\mid R$, and the class sums modulo $2^n$", ("V2",)),
+    ((r"\mathcal{K}", r"\varkappa", r"\mathcal{S}_n"), r"in Lemma~\ref{lem:V2}: a set of exponents $\varkappa$ with $\Phi_{2^\varkappa}\mid R$, and the class sums modulo $2^n$", ("V2",)),
     ((r"s", r"\nu_i"), r"a number of binomials; the multiplicity of binomial $i$", ("LZ",)),
     ((r"\mathcal{A}", r"\mathcal{Q}"), r"polytopes (in the proofs, $\operatorname{Newt}(g)$ and $\operatorname{Newt}(Q')$)", ("L5",)),
     ((r"f", r"\varepsilon_0", r"\varepsilon_1", r"\varphi_0", r"\varphi_1", r"\eta", r"\operatorname{rem}_f"), r"a factor of $Q'$, the exponents and coefficients of a binomial $f=\varphi_0x^{\varepsilon_0}+\varphi_1x^{\varepsilon_1}$, a vector with $\langle\eta,\varepsilon_1-\varepsilon_0\rangle=1$, the remainder of $P'$ by $f$", ("LC",)),

@@ -99,7 +99,7 @@ def faces(count: int, bounds: list[int], bound: int, nested: bool) -> str:
 
 LEMMA_OF = {"lower:newton": "L5", "lower:classes": "LK", "lower:unit-roots": "LU", "lower:edges": "LE", "lower:hexagon": "LH",
             "lower:slices": "LS", "lower:three-slices": "V3", "lower:two-adic": "V2", "lower:faces": "LD", "lower:graph": "LG",
-            "refutation": "LR"}  # a sub-function's claim, as a reader names it
+            "lower:theorem-k": "K", "refutation": "LR"}  # a sub-function's claim, as a reader names it
 
 
 def line(u: list[int], bound: int, by: str | None) -> str:

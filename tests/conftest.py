@@ -48,3 +48,8 @@ def fused_numeric(form: ExpForm, q: list[float]) -> float:
 def random_points(dimension: int, count: int = 5, seed: int = 0) -> list[list[float]]:
     rng = random.Random(seed)
     return [[rng.uniform(-2, 2) for _ in range(dimension)] for _ in range(count)]
+
+
+# A guard against a hang, never a measurement: no test asserts a wall-clock time (timings live in
+# benchmarks/bench_timings.py). A run that passes takes seconds; one that hangs fails here, late.
+HANG_GUARD = 900

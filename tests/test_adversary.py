@@ -33,6 +33,8 @@ from headfusion.solving.bounded import run_bounded
 from headfusion.spec.display import function_text, printable
 from headfusion.spec.load import load_spec
 
+from .conftest import HANG_GUARD
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -274,7 +276,8 @@ def test_t_sign_agrees_with_exact_bounds():
     assert t_sign({0: Fraction(-1), 2: Fraction(1)}, 2) == 1  # e − 1 > 0 at t = e^(1/2)
 
 
-def _within(function, seconds: float):
+def _within(function, seconds: float = HANG_GUARD):
+    """Run `function` under a hang guard only: its time is measured by benchmarks/bench_timings.py, never asserted."""
     status, value = run_bounded(function, seconds, memory=None)
     assert status == "ok", (status, value)
     return value
@@ -289,9 +292,9 @@ def test_division_substitution_and_head_sums_are_linear():
     f = {(0, 0): Fraction(1), (1, 0): Fraction(1)}
     h = {(i, 0): Fraction(i % 7 + 1) for i in range(n)}
     a = mul(f, h)
-    assert _within(lambda: divide(a, f), 30) == h
+    assert _within(lambda: divide(a, f)) == h
     p = {(i, j, 0): Fraction(1) for i in range(200) for j in range(150)}
-    assert len(_within(lambda: substitute(p, [1, 1000]), 30)) == n
+    assert len(_within(lambda: substitute(p, [1, 1000]))) == n
 
 
 def test_a_large_head_is_checked_in_linear_time(w1):
@@ -301,7 +304,7 @@ def test_a_large_head_is_checked_in_linear_time(w1):
     model = model_from_json(w1["model"])
     head = {"atoms": 1, "head": [{"key": [[1, i]], "weight": 1, "value": 1} for i in range(1, 40_001)]}  # quadratic: minutes
     with pytest.raises(Exception, match="does not represent"):
-        _within(lambda: check_head(model, head, {}), 60)
+        _within(lambda: check_head(model, head, {}))
 
 
 # -- the cost model and the deadline ----------------------------------------------------------------
@@ -346,11 +349,9 @@ def _slow(*args, **kwargs):
 def test_verify_has_a_deadline(capsys, tmp_path, monkeypatch, w1):
     path = write(tmp_path / "w1.json", w1)
     monkeypatch.setattr(replay, "verify_certificate", _slow)  # inherited by the forked child
-    began = time.monotonic()
     refusal(*run(capsys, "verify", path, "--timeout", "1")[::2], "exceeded its timeout of 1 s")
     with pytest.raises(hf.InputError, match="timeout of 1 s"):
         hf.verify(path, timeout=1)
-    assert time.monotonic() - began < 30
 
 
 def test_verify_has_a_memory_limit(capsys, tmp_path, monkeypatch, w1):
@@ -430,8 +431,7 @@ def test_hostile_cube_files_are_absent(store, tmp_path):
     assert checkpoint.load(cube) is None
     path.unlink()
     os.mkfifo(path)  # a FIFO: never waited for
-    began = time.monotonic()
-    assert checkpoint.load(cube) is None and time.monotonic() - began < 5
+    assert checkpoint.load(cube) is None  # a FIFO is not opened: a wait would hang here, not fail a clock
     path.unlink()
     path.symlink_to("/dev/zero")
     assert checkpoint.load(cube) is None
@@ -485,11 +485,9 @@ def test_latex_from_a_title_with_control_characters_and_brackets(tmp_path, monke
 
 
 def test_minimize_answers_within_its_timeout(capsys):
-    began = time.monotonic()
     code, out, err = run(capsys, "search", str(ROOT / "proofs" / "tournament_complete.toml"), "--d", "6", "--minimize",
                          "--timeout", "1")
     assert code == 0 and "undecided (time limit of 1 s reached" in out, (out, err)
-    assert time.monotonic() - began < 4  # was 6-7 s: exit 2 from the guard's slack
 
 
 # -- the property: no control character reaches the terminal ------------------------------------------------
@@ -552,9 +550,7 @@ def _inflated(w: dict, n: int, bezout: bool) -> dict:
 def test_lowest_terms_wider_than_the_heads_are_refused_up_front(capsys, tmp_path, bezout):
     """Issue 28 item 10: 86 s and 40 s of exact division before; now one line naming what is wrong, before any product."""
     cert = _inflated(certificate("sigmoid(q1)"), 100_000 if not bezout else 100_001, bezout)
-    began = time.monotonic()
     refusal(*run(capsys, "verify", write(tmp_path / "wide.json", cert))[::2], "width of P'_B or Q'_B", "heads' P_B or Q_B")
-    assert time.monotonic() - began < 30  # generous: about 2 s here (parsing 100,000 terms)
     small = _inflated(certificate("sigmoid(q1)"), 3, bezout)  # the same refusal at any size: it is no cost estimate
     with pytest.raises(SchemaError, match="width"):
         verify_certificate(small)
@@ -579,13 +575,36 @@ def test_a_tilt_beyond_the_cost_model_is_refused_up_front(capsys, tmp_path):
     from headfusion.kernel import structure
 
     cert = _tilted()
-    began = time.monotonic()
     refusal(*run(capsys, "verify", write(tmp_path / "tilt.json", cert))[::2], "digits of the tilted coefficients", "10000000")
-    assert time.monotonic() - began < 60  # the acceptance's cap: a refusal takes well under a second
     with pytest.raises(SchemaError, match="tilted coefficients"):
         verify_certificate(cert)  # the kernel's own bound, without the edge's cost model
     work = replay._tilt_work(cert["claims"])
     assert work > structure.MAX_TILT_DIGITS and work == sum(251 * k for k in range(399))
+
+
+PAW = "sigmoid(q1-q2) + sigmoid(q2-q3) + sigmoid(q1-q3) + sigmoid(q3-q4)"
+
+
+def _sliced(omega: int, root: str) -> dict:
+    """The paw's lower:slices entry with ω = (ω, ω, ω) and one root (issue 34: ω = −2000 and a root of 4,000 + 4,000
+    digits ran verify to its 600 s deadline: the long division formed every quotient coefficient before failing)."""
+    cert = certificate(PAW)
+    entry = claim(cert, "lower:slices")["evidence"]["shapes"][0]
+    entry["omega"], entry["roots"] = [omega] * 3, [[root, 1]]
+    return cert
+
+
+def test_slice_roots_are_in_the_cost_model(capsys, tmp_path):
+    from headfusion.kernel import multiples
+
+    cert = _sliced(-2000, "7" * 4000 + "/" + "3" * 3999 + "1")
+    refusal(*run(capsys, "verify", write(tmp_path / "roots.json", cert))[::2], "digits of the roots", str(multiples.MAX_ROOT_WORK))
+    with pytest.raises(SchemaError, match="digits of the roots of a slice claim"):
+        verify_certificate(cert)  # the kernel's own bound, without the edge's cost model
+    assert replay._root_work(cert["claims"]) == 2000 * 8001
+    assert replay._root_work(certificate(PAW)["claims"]) == 1 * 1  # the honest entry: span 1, the root 1
+    code, out, err = run(capsys, "verify", write(tmp_path / "small.json", _sliced(-1, "2")))
+    assert code == 1 and "lower:slices" in out + err  # within the limits: checked, and -2 is no root of 1 + s
 
 
 def test_a_tilt_over_the_limit_is_not_tried_and_the_note_says_so(monkeypatch, tmp_path):
@@ -604,10 +623,8 @@ SEMIPRIME = 70000000000000000000000000000000000000926000000000000000000000000000
 
 def test_a_semiprime_weight_analyzes_quickly(capsys):
     """Issue 28 item 7: no factorisation of user numbers (sympy.factorint spent analyze's whole timeout here)."""
-    began = time.monotonic()
     code, out, err = run(capsys, "analyze", f"sigmoid(q1)+sigmoid(2*q1+log({SEMIPRIME}))", "--json")
     assert code == 0, err
-    assert time.monotonic() - began < 15
     assert json.loads(out)["lower_bound"] == 3  # rigid edges; no rational tilt balances 1 + N·x² (N is not a square)
 
 

@@ -53,7 +53,7 @@ def forged(spec: str, orders: list[int]) -> dict:
         claim(cert, "lower:unit-roots").update(lu_claim(orders))
         return cert
     have = {c["id"] for c in cert["claims"]}
-    lemmas = [lemma_claim(n) for n in ("L1", "L4", "LU") if f"lemma:{n}" not in have]
+    lemmas = [lemma_claim(n) for n in ("L1", "L2", "L4", "LU") if f"lemma:{n}" not in have]
     first = next(i for i, c in enumerate(cert["claims"]) if c["kind"] != "lemma")  # lemmas come first, cited ones before
     cert["claims"] = cert["claims"][:first] + lemmas + cert["claims"][first:-1] + [lu_claim(orders), cert["claims"][-1]]
     theorem = claim(cert, "theorem")

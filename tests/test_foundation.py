@@ -155,7 +155,7 @@ def test_bad_input_exits_2_with_one_line(capsys, tmp_path, monkeypatch, text, fr
 )
 def test_bad_usage_exits_2(capsys, argv, fragment):
     code, out, err = run_cli(capsys, *argv)
-    assert code == 2 and out == ""
+    assert code == 2 and (out == "" if "--json" not in argv else json.loads(out)["exit_code"] == 2)  # --json: the error as JSON
     assert len(err.strip().splitlines()) == 1 and fragment in err
 
 

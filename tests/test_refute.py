@@ -20,6 +20,7 @@ from headfusion.kernel.refutation import replay, search_box  # noqa: E402
 from headfusion.solving.refute import refute  # noqa: E402
 from headfusion.spec.errors import ResourceLimit  # noqa: E402
 from headfusion.spec.load import load_spec  # noqa: E402
+from .conftest import HANG_GUARD  # noqa: E402
 
 
 def polys(text: str, d: int | None = None) -> tuple[dict, dict]:
@@ -265,7 +266,7 @@ def _rational_polys(text: str) -> tuple[dict, dict]:
 
 def _answer(P: dict, Q: dict, m: int, text: str) -> str:
     """refute at m; an unsat must replay in the kernel, a sat head must check exactly."""
-    result = refute(P, Q, m, deadline=time.time() + 20)
+    result = refute(P, Q, m, deadline=time.time() + HANG_GUARD)  # asserts a verdict: a hang guard, not a time limit
     assert result.status in ("sat", "unsat"), (text, m, result.stats)
     if result.status == "unsat":
         replay(P, Q, m, result.evidence)

@@ -572,7 +572,8 @@ def test_a_bounds_certificate_states_the_gap_from_its_claims():
     assert "search for m" not in tex.split(r"\section{Reproducing")[1]  # the note moved to the main text
     assert r"\label{tab:theorem-k}" in tex and r"\label{tab:theorem-k-pairs}" in tex  # Theorem K's instance after its proof
     faces = render_latex(k4_by_faces()).split(r"\label{tab:facefunctions}")[1].split(r"\end{longtable}")[0]  # numbered from 1
-    assert r"its graph has $6$ acyclic orientations, every edge rigid, and its own $Q'$ has $7$ terms" in faces  # the triangle
+    assert (r"its graph has $6$ acyclic orientations ($=|\chi_G(-1)|$, $\chi_G(k)=k^{3}-3k^{2}+2k$), every edge rigid, and its own"
+            r" $Q'$ has $7$ terms") in faces  # the triangle, with its chromatic polynomial (issue 34)
     assert r"no. & function & bound & by" in faces and re.search(r"\\midrule\\endhead\s*1 & ", faces) and r"\simeq" not in tex
     proved = render_latex(json.loads(_certified_json("proofs/tournament_cycle.toml", 5)))
     assert "Status of the gap" not in proved and r"\title{Exact fusion certificate:" in proved

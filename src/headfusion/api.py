@@ -133,6 +133,10 @@ class Verification:
     ok: bool
     claims: list[dict]
 
+    def __repr__(self) -> str:  # a summary, not every claim (the list is in .claims)
+        counts = {k: sum(c["outcome"] == k for c in self.claims) for k in ("checked", "testimony", "undecided", "failed")}
+        return f"Verification(ok={self.ok}, claims: " + ", ".join(f"{n} {k}" for k, n in counts.items() if n) + ")"
+
     def _repr_html_(self) -> str:
         shown = {"checked": "checked", "testimony": "solver testimony, NOT checked", "undecided": "undecided",
                  "failed": "FAILED"}
@@ -269,6 +273,11 @@ class Exploration:
     rows: list[dict]
     files: dict[str, Path] = field(default_factory=dict)
 
+    def __repr__(self) -> str:  # a summary, not every row (the rows are in .rows)
+        span = f"{self.rows[0]['d']}..{self.rows[-1]['d']}" if self.rows else "none"
+        kinds = sorted({r["answer_kind"] for r in self.rows})
+        return f"Exploration({len(self.rows)} rows, d = {span}, answers: {', '.join(kinds) or 'none'}, {len(self.files)} files)"
+
     def _repr_html_(self) -> str:
         head = "".join(f"<th>{html.escape(h)}</th>" for h in ("d", "lower", "upper", "minimum", "answer", "decided by"))
         body = "".join(
@@ -354,4 +363,6 @@ class _one_language:
             raise InputError("input nested too deeply") from None
         if isinstance(exc, MemoryError):
             raise InputError("out of memory: use a smaller input or d, or atoms_list=False") from None
+        if isinstance(exc, InputError) and "needs --d D" in str(exc):  # the API's words, not the CLI's option
+            raise type(exc)(str(exc).replace("needs --d D", "needs d (e.g. hf.analyze('W', d=3))")) from None
         return False

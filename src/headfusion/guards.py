@@ -15,6 +15,10 @@ class Terminated(BaseException):
     """SIGTERM arrived: unwind (removing temporaries) and exit 143."""
 
 
+class DeadlineExceeded(ResourceLimit):
+    """The wall-clock guard of `deadline` fired: a command that answers "unknown" on a timeout catches this one."""
+
+
 def on_sigterm(signum: int, frame: object) -> None:
     raise Terminated()
 
@@ -57,7 +61,7 @@ def deadline(seconds: float, what: str, hint: str = "a smaller input or d, --no-
         def expire(signum: int, frame: object) -> None:
             fired.append(True)
             signal.setitimer(signal.ITIMER_REAL, 0.1)
-            raise ResourceLimit(message)
+            raise DeadlineExceeded(message)
 
         def unraisable(info: object) -> None:  # after the deadline, a __del__ that failed: stay quiet
             if not fired:
@@ -70,8 +74,8 @@ def deadline(seconds: float, what: str, hint: str = "a smaller input or d, --no-
         try:
             yield
         except Exception as exc:
-            if fired and not isinstance(exc, ResourceLimit):
-                raise ResourceLimit(message) from None
+            if fired and not isinstance(exc, DeadlineExceeded):
+                raise DeadlineExceeded(message) from None
             raise
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)

@@ -80,7 +80,7 @@ def cmd_atlas(args: argparse.Namespace) -> int:
                              "lemma": None, "claim": None, "reason": result.get("reason"), "certificate": None}
             else:
                 if result["certificate"] is not None:
-                    write_certificate(result["certificate"], points_dir, result["queries"], pdf=args.pdf)
+                    write_certificate(result["certificate"], points_dir, result["queries"], pdf=args.pdf, name=key)
                 atomic_write(rows_dir / f"{key}.json", (json.dumps({"spec": atlas.text, "row": result["row"]}, indent=1) + "\n").encode())
                 rows[key] = result["row"]
             progress.update(done=sum(1 for r in rows.values() if r is not None), note=f"{key}: {rows[key]['status']}")

@@ -77,13 +77,17 @@ def cmd_certify(args: argparse.Namespace) -> int:
     summary = result.certificate["summary"]
     theorem = next(c for c in result.certificate["claims"] if c["id"] == "theorem")
     notes = result.certificate["metadata"].get("notes", [])
-    answered = certificate_answer(summary, plain_maths(theorem["statement"]), f"headfusion verify {paths['json']}")
+    family = next((c["evidence"] for c in result.certificate["claims"] if c["id"] == "family:graphs"), None)
+    answered = certificate_answer(summary, plain_maths(theorem["statement"]), f"headfusion verify {paths['json']}", family is not None)
     if args.json:
         print_json({"summary": summary, "notes": notes, **answered, "files": {k: str(v) for k, v in sorted(paths.items())}})
         return EXIT_OK
     title = result.certificate["spec"]["title"]
     if result.certificate["spec"].get("every"):
         sys.stdout.write(f"{title}: {summary['status']} for every pair {', '.join(result.certificate['spec']['every'])}\n")
+    elif summary["every_d"] and family is not None:  # Lemma LF over a class of graphs: its parameter is n, no copies
+        sys.stdout.write(f"{title}: {summary['status']} for every n ≥ {family['from']} (Lemma LF; the member n = {family['from']}: "
+                         f"lower {summary['lower_bound']}, upper {summary['upper_bound']})\n")
     elif summary["every_d"]:
         sys.stdout.write(f"{title}: {summary['status']} for every d (block bounds {summary['lower_bound']} and {summary['upper_bound']})\n")
     else:

@@ -210,14 +210,19 @@ def with_answer(data: dict, answered: dict, after: str | None = None) -> dict:
     return out
 
 
-def certificate_answer(summary: dict, theorem: str, next_step: str | None) -> dict:
-    """The answer of a certificate the kernel replayed: its theorem, proved when the bounds meet, else the minimum unknown."""
+def certificate_answer(summary: dict, theorem: str, next_step: str | None, graph_family: bool = False) -> dict:
+    """The answer of a certificate the kernel replayed: its theorem, proved when the bounds meet, else the minimum unknown.
+
+    `graph_family`: the certificate has a family:graphs claim (Lemma LF over the graphs of a class, parameter n), not
+    d disjoint copies of one block (Lemma LP)."""
     claim = summary.get("lower_bound_claim") or ""
     lemma = lemma_tables()[2].get(claim) or (f"a refutation tree at m = {claim.removeprefix('search:m')}"
                                           if claim.startswith("search:m") else claim)
     testimony = (f"; z3 says m* >= {big(summary['testimony_lower'])}, solver testimony: not checked, not used"
                  if summary.get("testimony_lower") else "")
-    if summary.get("every_d"):
+    if summary.get("every_d") and graph_family:
+        lemma += " on the first member, Lemma LF for every n (the graph class)"
+    elif summary.get("every_d"):
         lemma += " on the block, Lemma LP over d disjoint copies"
     if summary["status"] == "proved":
         return answer("proved", theorem.rstrip("."), f"{lemma} and the construction (kernel-checked: every claim replayed)",

@@ -76,6 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
     explore_.add_argument("--out", default="out", help="output folder")
     explore_.add_argument("--name", type=checked(lambda v: options.output_name(v)), default=None, metavar="NAME",
                           help="name the output files NAME.explore.* (default: the spec's name, e.g. W)")
+    explore_.add_argument("--no-pdf", action="store_true", help="write the table (CSV, JSON) and the pgfplots figure only: no PDF or PNG of the plot")
     _add_output(explore_)
     explore_.set_defaults(handler=cmd_explore)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import time
 
@@ -47,6 +48,11 @@ def search_refute(args: argparse.Namespace, spec: Spec, progress: Progress) -> i
         raise UsageError("search: --refute needs rational weights (no e^b weights)")
     _refuse_big_box(P, Q, args)
     began = time.monotonic()
+    small = _small_box(P, Q, args)
+    if cluster and small is not None:  # no cluster asked for, and a LocalCluster would take longer to start than the tree
+        cluster, why_here = False, f"a box of {small} points: no LocalCluster needed"
+    else:
+        why_here = f"no Dask: {_install_hint()}"
     if cluster:
         quiet_dask(args.verbose)
         progress.close()  # a bar with counts replaces the status line
@@ -67,7 +73,7 @@ def search_refute(args: argparse.Namespace, spec: Spec, progress: Progress) -> i
                 checkpoint=args.checkpoint, progress=cubes, vertices=vertices,
             )
     else:  # no Dask: the same exact producer in this process
-        progress(f"refuting m = {args.atoms} in this process (no Dask: {_install_hint()})")
+        progress(f"refuting m = {args.atoms} in this process ({why_here})")
         result = refute(P, Q, args.atoms, deadline=args.started + args.timeout, vertices=vertices,
                         progress=lambda s: progress(f"{s.get('nodes', 0)} nodes, {s.get('vectors', 0)} multiplier vectors"))
     progress.close()
@@ -102,7 +108,7 @@ def search_refute(args: argparse.Namespace, spec: Spec, progress: Progress) -> i
         w(f"  cubes {stats.get('solved', 0)}/{stats.get('cubes', 0)} solved ({stats.get('from_checkpoint', 0)} from the checkpoint), "
           f"{stats.get('resplits', 0)} re-splits, {stats.get('workers', 0)} workers{lost}, {seconds:.2f} s\n")
     else:
-        w(f"  in this process (no Dask), {stats.get('nodes', 0)} nodes, {seconds:.2f} s\n")
+        w(f"  in this process ({why_here.split(':')[0]}), {stats.get('nodes', 0)} nodes, {seconds:.2f} s\n")
     if result.evidence is not None:
         w(f"  refutation: {len(result.evidence['tree'])} nodes, {len(result.evidence['multipliers'])} multiplier vectors\n")
         if written is not None:
@@ -138,6 +144,22 @@ def refute_answer(status: str, args: argparse.Namespace, reason: str | None, wri
                   again + ("" if args.checkpoint else " --checkpoint DIR  (DIR keeps solved cubes for the next run)"))
 
 
+SMALL_BOX = 1000  # points of the cofactor box below which --refute solves in this process unless a cluster was asked for
+
+
+def _small_box(P: dict, Q: dict, args: argparse.Namespace) -> int | None:
+    """The box's points when it is small and no cluster option was typed (--scheduler, --jobs, --checkpoint), else None."""
+    from math import prod
+
+    from headfusion.kernel.refutation import search_box
+
+    if args.scheduler is not None or args.checkpoint or {"--jobs", "--cube-depth", "--cube-timeout"} & set(args.given):
+        return None
+    sizes = search_box(P, Q, args.atoms)
+    points = prod(s + 1 for s in sizes) if sizes is not None else 0
+    return points if points <= SMALL_BOX else None
+
+
 def _refuse_big_box(P: dict, Q: dict, args: argparse.Namespace) -> None:
     """A box the kernel would not replay is refused before any cube is solved (one line, exit 2).
 
@@ -151,7 +173,11 @@ def _refuse_big_box(P: dict, Q: dict, args: argparse.Namespace) -> None:
         search_box(P, Q, args.atoms)
     except SchemaError as exc:
         spec = spec_words(args)
-        raise UsageError(f"search --refute at m = {args.atoms}: {exc} (the kernel's replay limit), so no refutation of it "
+        found = re.search(r"points of the search box: (\d+) exceeds the verification limit (\d+)", str(exc))
+        what = (f"the box of the cofactor g (Lemma L3) has {int(found[1]):,} points, which exceeds the verification limit "
+                f"{found[2]} (the kernel's replay limit; z3's key range at this m is larger still)" if found
+                else f"{exc} (the kernel's replay limit)")
+        raise UsageError(f"search --refute at m = {args.atoms}: {what}, so no refutation of it "
                          f"could be checked; instead `headfusion certify {spec}` proves what the lemmas give, and "
                          f"`headfusion search {spec} --atoms {args.atoms}` asks z3 (solver testimony, not proof)") from None
 

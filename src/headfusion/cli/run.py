@@ -37,8 +37,28 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main(parser: argparse.ArgumentParser, argv: list[str] | None) -> int:
+    raw_argv = list(sys.argv[1:] if argv is None else argv)
+    code = _run(parser, raw_argv)
+    if code in (EXIT_BAD_INPUT, EXIT_CHECK_FAILED) and "--json" in raw_argv and _ERROR:
+        # --json: the error as JSON on stdout too, so a program reading stdout is never left with nothing (issue 34)
+        import json
+
+        sys.stdout.write(json.dumps({"error": _ERROR[-1], "exit_code": code}, ensure_ascii=False) + "\n")
+    _ERROR.clear()
+    return code
+
+
+_ERROR: list[str] = []  # the one-line error of the running command, for --json
+
+
+def _say(message: str) -> None:
+    """The one error line on stderr (remembered for --json)."""
+    _ERROR.append(one_line(message))
+    sys.stderr.write(f"headfusion: error: {_ERROR[-1]}\n")
+
+
+def _run(parser: argparse.ArgumentParser, raw_argv: list[str]) -> int:
     try:
-        raw_argv = list(sys.argv[1:] if argv is None else argv)
         args = parser.parse_args(raw_argv)
         args.argv_for_record = without_out(raw_argv[1:])  # recorded in certificates: never the output folder
         args.given = given_options(raw_argv)  # options typed on the command line (an option that does nothing is refused)
@@ -54,16 +74,16 @@ def _main(parser: argparse.ArgumentParser, argv: list[str] | None) -> int:
             return EXIT_BAD_INPUT
         return handler(args)
     except InputError as exc:  # bad input, options, paths, and the cost model's refusals
-        sys.stderr.write(f"headfusion: error: {one_line(str(exc))}\n")
+        _say(str(exc))
         return EXIT_BAD_INPUT
     except CheckFailed as exc:
-        sys.stderr.write(f"headfusion: error: {one_line(str(exc))}\n")
+        _say(str(exc))
         return EXIT_CHECK_FAILED
     except RecursionError:
-        sys.stderr.write("headfusion: error: input nested too deeply\n")
+        _say("input nested too deeply")
         return EXIT_BAD_INPUT
     except MemoryError:
-        sys.stderr.write("headfusion: error: out of memory: use a smaller input or d, or --no-atoms-list\n")
+        _say("out of memory: use a smaller input or d, or --no-atoms-list")
         return EXIT_BAD_INPUT
     except Terminated:
         sys.stderr.write("headfusion: terminated\n")

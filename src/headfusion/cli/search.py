@@ -10,10 +10,11 @@ from headfusion.cli.common import (EXIT_CHECK_FAILED, lemma_tables, EXIT_OK, Usa
                                    print_json, refuse_idle, say_made, spec_words)
 from headfusion.cli.proved import answer_from_proof
 from headfusion.cli.progress import Progress
-from headfusion.guards import deadline
+from headfusion.guards import DeadlineExceeded, deadline
 
 
 REFUTE_SLACK = 30.0  # seconds after --timeout for a cluster to start and shut down before the guard fires
+SEARCH_SLACK = 5.0  # seconds after --timeout for z3 to return its own "unknown" before the guard fires
 
 
 def cmd_search(args: argparse.Namespace) -> int:
@@ -25,9 +26,28 @@ def cmd_search(args: argparse.Namespace) -> int:
     import time
 
     args.started = time.time()
-    slack = REFUTE_SLACK if args.refute else 5.0
-    with deadline(args.timeout + slack, "search", "a larger --timeout"), Progress("search", quiet=args.quiet) as progress:
-        return _search(args, progress)
+    slack = REFUTE_SLACK if args.refute else SEARCH_SLACK
+    try:
+        with deadline(args.timeout + slack, "search", "a larger --timeout"), Progress("search", quiet=args.quiet) as progress:
+            return _search(args, progress)
+    except DeadlineExceeded:  # a search that runs out of time is undecided, never an error (exit 0, as the README says)
+        return _out_of_time(args)
+
+
+def _out_of_time(args: argparse.Namespace) -> int:
+    """The "unknown" answer when the guard fired before the search could answer by itself (a busy machine)."""
+    reason = f"time limit of {args.timeout:g} s reached before the search answered"
+    if args.minimize:
+        answered = answer("unknown", "m*(F)?", reason, f"headfusion certify {spec_words(args)}")
+        head = "minimum m*: undecided"
+    else:
+        answered = search_answer("unknown", args, reason)
+        head = f"{spec_words(args)}, m = {args.atoms}: UNKNOWN (undecided)"
+    if args.json:
+        print_json({"spec": args.spec, "status": "unknown", "reason": reason, **answered})
+    else:
+        sys.stdout.write(f"{head} ({reason})\n" + answer_lines(answered))
+    return EXIT_OK
 
 
 def _search(args: argparse.Namespace, progress: Progress) -> int:
@@ -115,7 +135,7 @@ def _search(args: argparse.Namespace, progress: Progress) -> int:
             if {other, result.status} == {"sat", "unsat"}:
                 code = EXIT_CHECK_FAILED  # the two solvers disagree: nothing can be trusted
     progress.close()
-    answered = search_answer(result.status, args, result.reason)
+    answered = search_answer(result.status, args, result.reason, result.box_points)
     if args.json:
         print_json({"spec": spec.text, "title": spec.title, **result.to_json(), **answered})
         return code
@@ -143,9 +163,17 @@ def _search(args: argparse.Namespace, progress: Progress) -> int:
     return code
 
 
-def search_answer(status: str, args: argparse.Namespace, reason: str | None) -> dict:
+def search_answer(status: str, args: argparse.Namespace, reason: str | None, box: int = 0) -> dict:
     """The answer of `search --atoms M` (z3): a head found and checked, z3's unsat (testimony), or unknown."""
     m, spec = args.atoms, spec_words(args)
+    from headfusion.kernel.base import MAX_POINTS
+    from headfusion.solving.solver import MAX_BOX_POINTS
+
+    if status == "unknown" and box > MAX_BOX_POINTS:  # a size limit: more time cannot help; name what can
+        fix = (f"headfusion search {spec} --atoms {m} --refute" if box <= MAX_POINTS else f"headfusion certify {spec}")
+        return answer("unknown", f"a head with at most {m} atoms?", f"{reason} (a size limit, so a larger --timeout cannot "
+                      f"help; " + (f"--refute replays boxes up to {MAX_POINTS:,} points in the kernel)" if box <= MAX_POINTS
+                                   else "certify proves what the lemmas give)"), fix)
     if status == "sat":
         return answer("found", f"a head with at most {m} atoms exists", "z3, and checked exactly", f"headfusion certify {spec}")
     if status == "unsat":

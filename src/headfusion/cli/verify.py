@@ -42,7 +42,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
     rows = [{"id": i, "kind": k, "outcome": o, "message": m} for i, k, o, m in report.rows]
     answered = verification_answer(ok, report.shown[2], cert["summary"] if ok and cert else None, rows, args.certificate)
     if args.json:
-        print_json({"ok": ok, **dict(zip(("function", "title", "theorem"), report.shown)), **answered, "claims": rows,
+        function, title, theorem = report.shown  # the theorem as the console writes it; its LaTeX as the certificate prints it
+        print_json({"ok": ok, "function": function, "title": title, "theorem": plain_maths(theorem) if theorem else theorem,
+                    "theorem_latex": theorem, **answered, "claims": rows,
                     "resolve": [{"claim": c, "solver": s, "verdict": v} for c, s, v in resolved]})
         return EXIT_OK if ok else EXIT_CHECK_FAILED
     for outcome in ("checked", "testimony", "undecided"):
@@ -72,5 +74,6 @@ def verification_answer(ok: bool, statement: str, summary: dict | None, rows: li
         why = f"{failed['id']} does not re-check" if failed else "the theorem was not checked"
         return answer("unknown", "this file proves nothing", f"the kernel rejects it ({why})", None)
     testimony = sum(r["outcome"] == "testimony" for r in rows)
-    answered = certificate_answer(summary, plain_maths(statement), f"headfusion verify {path} --resolve" if testimony else None)
+    answered = certificate_answer(summary, plain_maths(statement), f"headfusion verify {path} --resolve" if testimony else None,
+                                  any(r["id"] == "family:graphs" for r in rows))
     return answered

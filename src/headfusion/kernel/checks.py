@@ -192,7 +192,7 @@ def check_newton(model: Model, ev: dict, facts: Facts) -> Result:
     deps = ["coprime", "exp-form", "lemma:L5"] + ["lemma:LP"] * (len(exp["blocks"]) > 1) + ["lemma:LZ"] * ("parallelepiped" in methods) \
         + ["lemma:LG"] * ("graph" in methods)
     # per shape: V_B and, for listed vertices, the set (lower:classes mixes V_B in, lower:edges spans it)
-    return {"count": total, "shapes": list(zip(counts, listed_sets)), "methods": methods}, deps, say.newton(total, how)
+    return {"count": total, "shapes": list(zip(counts, listed_sets)), "methods": methods}, deps, say.newton(total, how, bool(methods) and "vertices" not in methods)
 
 
 def vertices_of(support: list, listed: object, rank: int, where: str) -> frozenset:

@@ -32,6 +32,7 @@ METHODS = {"LH": ("hexagon",), "LS": ("slices", "hexagon"), "V3": ("three-slices
 LEMMA_OF_METHOD = (("LS", "slices"), ("LH", "hexagon"), ("V3", "three-slices"), ("V2", "two-adic"), ("L5", "vertices"))
 MAX_NESTING = 12  # slices of slices
 MAX_SLICE_DEGREE = 2_000  # span of y in Z(x′·y^ω): each root costs a division of this length
+MAX_ROOT_WORK = 500_000  # span × Σ k·digits(ρ): the digits a quotient's last coefficient may reach (issue 34: ~8 s at the limit)
 
 
 def hexagon(R: Poly, factors: object, rank: int) -> int:
@@ -64,11 +65,15 @@ def slices(R: Poly, item: dict, rank: int, used: set, depth: int) -> int:
         at[k] = at.get(k, 0) + c * prod((p**x for p, x in zip(point, e[:-1])), start=Fraction(1))
     at = {k: c for k, c in at.items() if c}
     require(at, "B vanishes identically on the curve x′ ⊙ s^ω")
-    within(max(k for k, _ in at) - min(k for k, _ in at), MAX_SLICE_DEGREE, "degree of Z(x′·y^ω)")
+    span = max(k for k, _ in at) - min(k for k, _ in at)
+    within(span, MAX_SLICE_DEGREE, "degree of Z(x′·y^ω)")
     require(isinstance(item["roots"], list), "the roots must be a list")
+    roots = [(rational(rho), integer(k)) for rho, k in item["roots"]]
+    # a division by (s + p/q) grows its quotient's coefficients by digits(p/q) per step: bound that before any division
+    within(span * sum(max(k, 0) * (len(str(rho.numerator)) + len(str(rho.denominator))) for rho, k in roots), MAX_ROOT_WORK,
+           "degree × digits of the roots of a slice claim")
     seen, r = set(), 0
-    for rho, k in item["roots"]:
-        rho, k = rational(rho), integer(k)
+    for rho, k in roots:
         require(rho > 0 and rho not in seen and 1 <= k, f"root -{rho}: a negative root needs ρ > 0, once, multiplicity ≥ 1")
         within(r + k, MAX_POINTS, "roots of a slice claim")
         for _ in range(k):

@@ -102,7 +102,7 @@ def row_of(values: dict[str, int], cert: dict | None, reason: str | None = None)
     lemma = "LR (refutation tree)" if claim.startswith("search:") else LEMMA_OF.get(claim, claim)
     return row | {"lower": summary["lower_bound"], "upper": summary["upper_bound"], "minimum": summary["minimum"],
                   "status": summary["status"], "lemma": lemma, "claim": claim, "reason": None,
-                  "certificate": cert["spec"]["slug"], "construction": construction_kind(cert)}
+                  "certificate": point_key(values), "construction": construction_kind(cert)}  # the point's files are named by its values (a1_b2.json), not a hash
 
 
 def construction_kind(cert: dict) -> str:

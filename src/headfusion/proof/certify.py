@@ -66,6 +66,9 @@ def run_searches(
         asked = ", ".join(map(str, steps)) or "none"
         raise InputError(f"a refutation was supplied for m = {min(set(supplied) - set(steps))}; "
                          f"this certificate asks m in {{{asked}}} (lower bound {lower}, upper bound {upper})")
+    if supplied:  # a refutation at m refutes every smaller m: no solver runs below the largest one supplied
+        steps = [m for m in steps if m >= max(supplied)]
+
     def attempt(m: int, where: str) -> dict | None:
         """The search at m as result JSON (with its refutation when unsat), or None when the box is too large."""
         nonlocal question, note

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from headfusion.kernel.base import MAX_NODES, CheckFailed, SchemaError, parse_json, rational, read_certificate_text, within
+from headfusion.kernel.multiples import MAX_ROOT_WORK
 from headfusion.kernel.structure import MAX_TILT_DIGITS, tilt_digits
 from headfusion.kernel.verify import Report, verify_certificate
 
@@ -105,6 +106,25 @@ def _tilt_work(claims: list) -> int:
         return 0  # absent or malformed: the kernel says so
 
 
+def _root_work(claims: list) -> int:
+    """Σ over the slice entries anywhere in the evidence (nested ones too) of span × Σ k·digits(ρ) (`multiples.slices`);
+    the span is bounded by ω over supp B, before B is evaluated."""
+    work, todo = 0, [c.get("evidence") for c in claims if isinstance(c, dict)]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, list):
+            todo.extend(item)
+        elif isinstance(item, dict):
+            todo.extend(item.values())
+            if item.get("method") == "slices":
+                try:
+                    levels = [sum(int(w) * int(x) for w, x in zip(item["omega"], e)) for e, _ in item["B"]]
+                    work += (max(levels) - min(levels)) * sum(max(int(k), 0) * _digits(rho) for rho, k in item["roots"])
+                except (TypeError, KeyError, ValueError):
+                    continue  # malformed: the kernel says so
+    return work
+
+
 MAX_GRAPH_WORK = 5_000_000  # Σ 3^(vertices) over the face functions whose vertices are a graph's orientations (3^12 ≈ 531,441)
 
 
@@ -156,6 +176,7 @@ def certificate_cost(cert: object) -> None:
     if isinstance(heads, list):
         within(sum(_t_work(h["D"]) for h in heads if isinstance(h, dict) and isinstance(h.get("D"), list)), MAX_T_WORK,
                "powers of t in the sign decisions of the construction")
+    within(_root_work(claims), MAX_ROOT_WORK, "degree × digits of the roots of the slice claims")
     within(_tilt_work(claims), MAX_TILT_DIGITS, "digits of the tilted coefficients of the residue classes (terms × digits × exponent)")
     row_terms = None
     for claim in claims:

@@ -63,14 +63,28 @@ def atlas_json(rows: list[dict], title: str, spec: str, ranges: list[str]) -> st
     return json.dumps({"title": title, "spec": spec, "ranges": ranges, "rows": rows}, indent=1) + "\n"
 
 
-def atlas_latex(rows: list[dict], title: str, names: list[str], figure: str | None) -> str:
+def _title_tex(title: str, spec: str | None, ranges: list[str] | None) -> str:
+    """The atlas's heading: its function in mathematical notation when it reads as one (else the title as text)."""
+    if spec is None or ranges is None:
+        return tex_text(title)
+    from headfusion.render.notation import formula_tex
+
+    try:
+        formula = formula_tex(spec)
+    except Exception:  # noqa: BLE001 - a family name or a TOML path: the plain title
+        return tex_text(title)
+    return rf"${formula}$ over " + ", ".join(tex_text(r) for r in ranges)
+
+
+def atlas_latex(rows: list[dict], title: str, names: list[str], figure: str | None, function: str | None = None,
+                ranges: list[str] | None = None) -> str:
     """A standalone LaTeX document: the table (longtable) and the figure, if any."""
     head = " & ".join([f"${latex_escape(n)}$" for n in names] + ["lower", "upper", "$m^*$", "status", "lower bound by"])
     body = [" & ".join(latex_escape(c) for c in _cells(row)) + r"\\" for row in rows]
     spec = "r" * len(names) + "rrrll"
     return "\n".join([
         r"\documentclass[10pt]{article}", r"\usepackage[margin=2cm]{geometry}", r"\usepackage{longtable,booktabs,tikz}",
-        r"\begin{document}", r"\section*{Atlas: " + tex_text(title) + "}",
+        r"\begin{document}", r"\section*{Atlas: " + _title_tex(title, function, ranges) + "}",
         (figure or "") + ("\n\n" if figure else ""),
         r"\begin{longtable}{" + spec + "}", r"\toprule", head + r"\\", r"\midrule", r"\endhead",
         *body, r"\bottomrule", r"\end{longtable}", r"\end{document}", ""])
@@ -131,7 +145,7 @@ def write_atlas(rows: list[dict], out_dir: Path, title: str, names: list[str], s
     """Write atlas.{md,csv,json,tex} into out_dir and, with a LaTeX engine, atlas.pdf and the figure (PDF, PNG)."""
     figure = atlas_figure(rows, names)
     files = {"markdown": ("atlas.md", atlas_markdown(rows, title, names, note)), "csv": ("atlas.csv", atlas_csv(rows, names)),
-             "json": ("atlas.json", atlas_json(rows, title, spec, ranges)), "tex": ("atlas.tex", atlas_latex(rows, title, names, figure))}
+             "json": ("atlas.json", atlas_json(rows, title, spec, ranges)), "tex": ("atlas.tex", atlas_latex(rows, title, names, figure, spec, ranges))}
     paths: dict[str, Path] = {}
     for kind, (name, text) in files.items():
         atomic_write(out_dir / name, text.encode("utf-8"))

@@ -81,16 +81,48 @@ def _instance(entry: dict) -> str:
         return (rf"Lemmas~\ref{{lem:{lemma}}} and~\ref{{lem:LM}}: " + "; ".join(
             rf"$\mathcal{{T}}(Q'_B)\ge {tex_int(entry_value(s, ranks[k]))}$" for k, s in enumerate(claims[by]["shapes"]) if s))
     if by == "lower:unit-roots":
-        return r"Lemma~\ref{lem:LU}: no positive binomial or trinomial is divisible by $Q'$"
+        return _unit_roots_instance(claims)
     if by == "lower:graph":
-        return (rf"Lemmas~\ref{{lem:LG}} and~\ref{{lem:LE}}: its graph has ${tex_int(entry['bound'] - 1)}$ acyclic orientations, every edge"
-                r" rigid, and " + _own_terms(claims["exp-form"]))
+        return (rf"Lemmas~\ref{{lem:LG}} and~\ref{{lem:LE}}: its graph has ${tex_int(entry['bound'] - 1)}$ acyclic orientations"
+                + _chromatic_note(entry["form"]) + r", every edge rigid, and " + _own_terms(claims["exp-form"]))
     if by == "lower:faces":
         faces = claims[by]["faces"]
         return rf"Lemma~\ref{{lem:LD}}: {len(faces)} disjoint faces, functions no.~" + ", ".join(str(k + 1) for _, k in faces)
     if by == "lower:theorem-k":
         return r"Lemma~\ref{lem:K}: the tournament function of $K_4$ plus a constant (its four source and four sink faces)"
     return rf"a refutation tree (Lemma~\ref{{lem:LR}}) for $m={int(by.split(':m')[1])}$"
+
+
+def _chromatic_note(form: list) -> str:
+    """The note ' (= |χ_G(−1)|, χ_G(k) = …)' for a face function that is a tournament (its heads' keys are q_i − q_j), else ''."""
+    from headfusion.render.chromatic import chromatic, chromatic_tex
+
+    try:
+        edges = [tuple(sorted({int(j) for atom in head[1] for j, _ in atom[0]})) for head in form]
+    except (TypeError, ValueError, IndexError):
+        return ""
+    names = sorted({j for e in edges for j in e})
+    if not names or any(len(e) != 2 for e in edges):
+        return ""
+    index = {j: k for k, j in enumerate(names)}
+    chi = chromatic(len(names), [(index[i], index[j]) for i, j in edges])
+    return "" if chi is None else rf" ($=|\chi_G(-1)|$, $\chi_G(k)={chromatic_tex(chi)}$)"
+
+
+def _unit_roots_instance(claims: dict) -> str:
+    """Lemma LU's instance for a face function, in a line: its Q′, 𝒟 and L, and the numerator case when 𝒟/g = {2} (issue 34:
+    "no positive binomial or trinomial is divisible by Q′" was false for Q′ = 1 + x³, bounded by the numerator case)."""
+    from headfusion.render.unitroots import unit_roots_context
+
+    ctx = unit_roots_context({cid: {"evidence": ev} for cid, ev in claims.items()})
+    factors = "".join(rf"\Phi_{{{f['d']}}}" for f in ctx["factors"])
+    unit = "" if ctx["unit"] == "1" else rf"({ctx['unit']})\cdot "
+    text = (rf"Lemma~\ref{{lem:LU}}: $Q'={ctx['Q']}={unit}{factors}$; for $g=1,\dots,{ctx['lcm']}$, $\{{{ctx['orders']}\}}/g$ is never"
+            r" $\{3\}$, $\{4\}$ or $\{6\}$")
+    if ctx["halving"] is not None:
+        text += (rf"; it is $\{{2\}}$ for $g={ctx['halving']}$, and $G=(1+x_{{1}}^{{{ctx['half']}}})P'/Q'$ has the term"
+                 rf" ${ctx['term_tex']}$, ${ctx['half']}\nmid{ctx['term']}$ (the numerator case)")
+    return text
 
 
 def _value(item: dict) -> int:

@@ -31,10 +31,32 @@ def graph_family_parts(cert: dict, block: str | None, toml_name: str, generator:
                            rf" the networkx generator {tex_tt(generator or '')} produces, {one}. The verifier rebuilds the members"
                            rf" $n={n0},\dots,{last}$, reads each one's graph from its heads, and checks its class"
                            r" and its numbers of acyclic orientations and of forests against Lemma~\ref{lem:LF}; for every $n$ the theorem"
-                           r" rests on Lemmas~\ref{lem:LF} and~\ref{lem:LG}, the member below being the case $n=" + str(n0) + "$."),
+                           r" rests on Lemmas~\ref{lem:LF} and~\ref{lem:LG}, the member below being the case $n=" + str(n0) + "$."
+                           + _members_note(cert, n0, last)),
         "family_corollary": None,
         "spec_description": r"The function $F$ of this certificate is the first member of a family of graphs (below); as a sum of heads it is",
     }
+
+
+def _spec_max(cert: dict) -> int | None:
+    """The `max` of the embedded TOML spec's [parameter] (display only; None when absent or unreadable)."""
+    import tomllib
+
+    try:
+        value = tomllib.loads(cert.get("spec", {}).get("source") or "").get("parameter", {}).get("max")
+    except (tomllib.TOMLDecodeError, AttributeError):
+        return None
+    return value if isinstance(value, int) else None
+
+
+def _members_note(cert: dict, n0: int, last: int) -> str:
+    """Why the verifier checks n = n0..last, and what the spec's `max` is for (issue 34: 3..8 against `max = 17`)."""
+    top = _spec_max(cert)
+    spec = (rf" The spec's own range ($\texttt{{max}}={top}$) only bounds the members that \texttt{{certify --d}} and"
+            r" \texttt{explore} compute one by one; it is no hypothesis of the theorem." if top is not None else "")
+    return (rf" The members checked stop at $n={last}$ because the forest count of Lemma~\ref{{lem:LF}} is a sum over all $2^{{|E|}}$"
+            r" edge sets, so the verifier rebuilds only members with at most $8$ vertices and $15$ edges: they test the closed forms,"
+            r" they do not prove them; the proof for every $n$ is the printed proof of Lemma~\ref{lem:LF}." + spec)
 
 
 def graph_family_sentence(cert: dict) -> str | None:

@@ -68,7 +68,7 @@ def entry_rows(R: Poly, item: dict, rank: int, t_scale: int, what: str, rows: li
         row["data"] = "divisible by " + ", ".join(f"${tex_poly(f, t_scale)}$" for f in item["factors"]) + " (a tilted hexagon)"
     elif method == "two-adic":
         orders = [int(k) for k in item["orders"]]
-        row["data"] = (r"divisible by $\Phi_{2^\kappa}=1+x^{2^{\kappa-1}}$ for $\kappa\in\{" + ", ".join(map(str, orders)) + r"\}$, "
+        row["data"] = (r"divisible by $\Phi_{2^\varkappa}=1+x^{2^{\varkappa-1}}$ for $\varkappa\in\{" + ", ".join(map(str, orders)) + r"\}$, "
                        rf"so at least $2^{{{len(orders)}}}$")
     elif method == "slices":
         Y = poly_from_json(item["A"], rank + 1)

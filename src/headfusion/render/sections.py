@@ -310,6 +310,14 @@ def _local(graph: tuple[int, list[tuple[int, int]]]) -> tuple[int, list[tuple[in
     return len(names), [(index[i], index[j]) for i, j in graph[1]]
 
 
+def _chromatic(graph: tuple) -> str | None:
+    """χ_G(k) of a block's graph as LaTeX (a(G) = |χ_G(−1)|, Stanley), or None when too large to print."""
+    from headfusion.render.chromatic import chromatic, chromatic_tex
+
+    chi = chromatic(*_local(graph))
+    return None if chi is None else chromatic_tex(chi)
+
+
 def _newton_shape(nb: dict, shape: dict, coprime: dict | None, graph: tuple | None = None) -> dict:
     """Per shape: its graph (Lemma LG), a parallelepiped (its binomial directions) or the vertex table with witnesses and margins."""
     out: dict[str, Any] = {"method": nb.get("method")}
@@ -318,7 +326,7 @@ def _newton_shape(nb: dict, shape: dict, coprime: dict | None, graph: tuple | No
 
         n, edges = graph
         out.update(edges=", ".join(f"{i}{j}" if max(i, j) < 10 else f"{i}\\text{{-}}{j}" for i, j in edges), nedges=len(edges),
-                   count=tex_int(acyclic_orientations(*_local(graph))))
+                   count=tex_int(acyclic_orientations(*_local(graph))), chromatic=_chromatic(graph))
     elif nb.get("method") == "vertices":
         support = list(_x_groups(shape["Q"]))
         rows = []

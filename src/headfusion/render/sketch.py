@@ -61,6 +61,8 @@ def _newton_sentence(cert: dict, claims: dict[str, dict]) -> str:
                 rf"$\Newt(Q')$ has at least $V={V}$ vertices, each certified by an integer \emph{{witness}} $\omega$ with"
                 rf" $\langle\omega,p\rangle>\langle\omega,p'\rangle$ for every other point $p'$ of $\supp Q'${_witness_example(shapes, blocks)}."
             )
+        elif methods - {"vertices"}:  # mixed: say which blocks have witnesses and which are counted (issue 34)
+            parts.append(_mixed_vertices_sentence(shapes, blocks, V))
         else:
             parts.append(
                 r"Each vertex $p$ of each $\Newt(Q'_B)$ is certified by an integer \emph{witness} $\omega$ with"
@@ -69,6 +71,23 @@ def _newton_sentence(cert: dict, claims: dict[str, dict]) -> str:
                 rf" (Lemma~\ref{{lem:LP}}){_witness_example(shapes, blocks)}."
             )
     return " ".join(parts)
+
+
+HOW_VERTICES = {  # how the vertices of one block's Newt(Q′_B) are certified, by the method of its lower:newton entry
+    "vertices": r"by integer \emph{witnesses} $\omega$ (each maximal on $\supp Q'_B$ exactly at its vertex)",
+    "graph": r"by Lemma~\ref{lem:LG} (the acyclic orientations of its graph, counted by the verifier; no witness table)",
+    "parallelepiped": r"by Lemma~\ref{lem:LZ} (a parallelepiped: $2^k$ vertices for $k$ independent binomials)",
+}
+
+
+def _mixed_vertices_sentence(shapes: list[dict], blocks: list[dict], V: int) -> str:
+    """Block by block, how the vertices of Newt(Q′_B) are certified, when the blocks use different methods."""
+    said = []
+    for b, block in enumerate(blocks, 1):
+        method = shapes[int(block["shape"])].get("method") if int(block["shape"]) < len(shapes) else None
+        said.append(rf"block~{b}'s {HOW_VERTICES.get(method, 'by its own claim')}")
+    return (r"The vertices of each $\Newt(Q'_B)$ are certified block by block: " + "; ".join(said) + r". Their tuples are the"
+            rf" $V={V}$ vertices of $\Newt(Q')$ (Lemma~\ref{{lem:LP}}).")
 
 
 MAX_WITNESS_COORDINATES = 12  # a composed witness longer than this is described block by block
@@ -173,8 +192,8 @@ def _composition_sentence(cert: dict, claims: dict[str, dict], summary: dict) ->
                 r" counts them); every bound used is a bound on all nonzero nonnegative multiples, so the cofactor $g$ is arbitrary."
                 rf" Over the blocks (Lemma~\ref{{lem:LM}}) $m^*(F)\ge {tex_int(summary['three_slice_bound'])}$.")
     if "lower:two-adic" in claims:
-        return (r"2-adic classes give more (Lemma~\ref{lem:V2}, Section~\ref{sec:twoadic}): $\Phi_{2^\kappa}=1+x^{2^{\kappa-1}}$ divides"
-                r" $Q'_B$ for several $\kappa$, and each such $\kappa$ doubles the number of residue classes modulo $2^\kappa$ that a nonnegative"
+        return (r"2-adic classes give more (Lemma~\ref{lem:V2}, Section~\ref{sec:twoadic}): $\Phi_{2^\varkappa}=1+x^{2^{\varkappa-1}}$ divides"
+                r" $Q'_B$ for several $\varkappa$, and each such $\varkappa$ doubles the number of residue classes modulo $2^\varkappa$ that a nonnegative"
                 rf" multiple of $Q'_B$ meets; over the blocks (Lemma~\ref{{lem:LM}}) $m^*(F)\ge {tex_int(summary['two_adic_bound'])}$.")
     if "lower:faces" in claims:
         ctx = faces_context(cert, claims)
@@ -227,8 +246,9 @@ def proof_sketch(cert: dict) -> dict[str, Any]:
             rf"A search found a smaller head, with ${tex_int(min(found))}$ atoms, checked by its coefficient identity"
             r" (Section~\ref{sec:refutations})."
         )
-    structural = max(V, *(summary.get(k) or 0 for k in ("residue_class_bound", "rigid_edge_bound", "hexagon_bound", "slice_bound",
-                                                         "disjoint_face_bound")))
+    structural = max(V, 4 if "lower:unit-roots" in claims else 0,  # Lemma LU proves 4 (issue 34: "stop at 2" after "at least 4")
+                     *(summary.get(k) or 0 for k in ("residue_class_bound", "rigid_edge_bound", "hexagon_bound", "slice_bound",
+                                                     "graph_bound", "disjoint_face_bound")))
     if refuted and max(refuted) + 1 > structural:
         m = max(refuted)
         exp = claims.get("exp-form", {}).get("evidence", {})

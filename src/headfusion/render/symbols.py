@@ -39,12 +39,12 @@ NOTATION: tuple[tuple[tuple[str, ...], str, tuple[str, ...] | None], ...] = (
     ((r"u", r"u_i", r"F_u", r"T_i"), r"a direction (several: $u_1,\dots,u_n$), the face limit $F_u(q)=\lim_{\tau\to\infty}F(q+\tau u)$, the atoms of a head on its top face along $u_i$", ("LD",)),
     ((r"\tau",), r"a real number (a parameter; a level of $\omega$)", ("LD", "LS", "V3")),
     ((r"\mathcal{T}",), r"$\mathcal{T}(R)$: the least number of terms of a nonzero Laurent polynomial with nonnegative coefficients divisible by $R$", ("LM", "LH", "LS")),
-    ((r"f_k", r"\varphi_k", r"\varphi'_k", r"p_k", r"\delta_k", r"\Lambda_0", r"\Delta", r"l_i", r"g_0"), r"the binomials $f_k=\varphi_kx^{p_k}+\varphi'_kx^{p_k+\delta_k}$ of a hexagon (two in the three-slice lemma), the lattice $\mathbb{Z}\delta_1+\mathbb{Z}\delta_2$, $\Delta=\prod_k(1+x^{\delta_k})$, edge lengths, a cofactor", ("LH", "V3")),
-    ((r"Y", r"Z", r"x'", r"y", r"n"), r"the factors $R=YZ$ of Lemma~\ref{lem:LS} ($\operatorname{supp}Y$ on one level of $\omega$), a point with positive coordinates, the variable of $x_\ell\mapsto x'_\ell y^{\omega_\ell}$, the number of negative roots ($R=Yf_1f_2$ in the three-slice lemma)", ("LS", "V3")),
+    ((r"f_k", r"\varphi_k", r"\varphi'_k", r"p_k", r"\delta_k", r"\Lambda_0", r"\Delta", r"l_i", r"g_0"), r"the binomials $f_k=\varphi_kx^{p_k}+\varphi'_kx^{p_k+\delta_k}$ («LH:of a hexagon in Lemma~\ref{lem:LH}»«V3:; two in Lemma~\ref{lem:V3}»), the lattice $\mathbb{Z}\delta_1+\mathbb{Z}\delta_2$, $\Delta=\prod_k(1+x^{\delta_k})$, edge lengths, a cofactor", ("LH", "V3")),
+    ((r"Y", r"Z", r"x'", r"y", r"n"), r"the factors $R=YZ$ «LS:of Lemma~\ref{lem:LS} »($\operatorname{supp}Y$ on one level of $\omega$), a point with positive coordinates, the variable of $x_\ell\mapsto x'_\ell y^{\omega_\ell}$, the number of negative roots«V3: ($R=Yf_1f_2$ in Lemma~\ref{lem:V3})»", ("LS", "V3")),
     ((r"\Gamma", r"\Gamma_*", r"\varepsilon", r"\vartheta", r"\mathcal{T}_Y", r"\mathcal{T}_\Gamma", r"U_k", r"h_i", r"z", r"i_1", r"i_2"),
      r"in Lemma~\ref{lem:V3}: an integer matrix with $\Gamma\varepsilon=0$ and its substitution $x^p\mapsto x^{\Gamma p}$, the difference $\delta_1-\delta_2$, $3$ or $4$, proved bounds for $\mathcal{T}(Y)$ and $\mathcal{T}(\Gamma_*Y)$; in its proof the roots $-U_k$, the sums $h_i$, the variable $z=U_2/U_1$ and the levels of the middle and top slices", ("V3",)),
     ((r"\Psi", r"j"), r"a polynomial in one variable and an odd order (Lemma~\ref{lem:Q4})", ("Q4",)),
-    ((r"\mathcal{K}", r"\kappa", r"\mathcal{S}_n"), r"in Lemma~\ref{lem:V2}: a set of exponents $\kappa$ with $\Phi_{2^\kappa}\mid R$, and the class sums modulo $2^n$", ("V2",)),
+    ((r"\mathcal{K}", r"\varkappa", r"\mathcal{S}_n"), r"in Lemma~\ref{lem:V2}: a set of exponents $\varkappa$ with $\Phi_{2^\varkappa}\mid R$, and the class sums modulo $2^n$", ("V2",)),
     ((r"s", r"\nu_i"), r"a number of binomials; the multiplicity of binomial $i$", ("LZ",)),
     ((r"\mathcal{A}", r"\mathcal{Q}"), r"polytopes (in the proofs, $\operatorname{Newt}(g)$ and $\operatorname{Newt}(Q')$)", ("L5",)),
     ((r"f", r"\varepsilon_0", r"\varepsilon_1", r"\varphi_0", r"\varphi_1", r"\eta", r"\operatorname{rem}_f"), r"a factor of $Q'$, the exponents and coefficients of a binomial $f=\varphi_0x^{\varepsilon_0}+\varphi_1x^{\varepsilon_1}$, a vector with $\langle\eta,\varepsilon_1-\varepsilon_0\rangle=1$, the remainder of $P'$ by $f$", ("LC",)),
@@ -64,11 +64,20 @@ NOTATION: tuple[tuple[tuple[str, ...], str, tuple[str, ...] | None], ...] = (
 def notation_rows(lemmas: set[str]) -> list[tuple[dict[str, str], dict[str, str]]]:
     """The notation table for a certificate printing `lemmas` (ids such as 'L5'; 'attn' when a head is written so),
     in two columns read down."""
-    rows = [{"symbols": ", ".join(f"${s}$" for s in symbols), "meaning": meaning}
+    rows = [{"symbols": ", ".join(f"${s}$" for s in symbols), "meaning": _printed(meaning, lemmas)}
             for symbols, meaning, needs in NOTATION if needs is None or set(needs) & lemmas]
     half = (len(rows) + 1) // 2
     blank = {"symbols": "", "meaning": ""}
     return [(rows[i], rows[half + i] if half + i < len(rows) else blank) for i in range(half)]
+
+
+_PART = re.compile(r"«([0-9A-Z]+):([^«»]*)»")
+
+
+def _printed(meaning: str, lemmas: set[str]) -> str:
+    """The meaning with each part «ID:text» kept only when Lemma ID is printed (a row shared by two lemmas cites only
+    the printed ones: a reference to an unprinted lemma is undefined)."""
+    return _PART.sub(lambda m: m.group(2) if m.group(1) in lemmas else "", meaning).replace("(; ", "(")
 
 
 _TAG = r"L[0-9A-Z]+"

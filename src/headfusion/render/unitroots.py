@@ -110,4 +110,10 @@ def pair_family_sentence(cert: dict) -> str | None:
             rf" gives a head of $F_{{{a},{b}}}$ with at most as many atoms (Lemma~\ref{{lem:TP}}): $m^*(F_{{{a},{b}}})\le4$. Conversely, by"
             rf" Lemma~\ref{{lem:TP}}, whose proof applies the unit-root Lemma~\ref{{lem:LU}} to every coprime pair, no head with at most"
             rf" $3$ atoms represents $F_{{{a},{b}}}$ when ${a}\ne {b}$. (The lower bound $4$ for $F$ itself, Section~\ref{{sec:lower}}, does"
-            r" not carry over to restrictions; the theorem does not use it.)")
+            r" not carry over to restrictions; the theorem does not use it.)"
+            r" \emph{What the verifier checks, and what rests on the printed proof.} The verifier checks that the spec's template has"
+            rf" the shape $\sigma({a}q_1)+\sigma({b}q_1)$ with ${a}$ and ${b}$ as symbols (read by the spec parser), that the model of this"
+            r" certificate is its lift $F(u_1,u_2)=\sigma(u_1)+\sigma(u_2)$, and every claim about $F$ (its exponential form, lowest"
+            r" terms, the construction with $4$ atoms), exactly. That no head with at most $3$ atoms represents any member, for all"
+            r" infinitely many pairs, is not a finite check: it rests on the proof of Lemma~\ref{lem:TP} (Theorem P) printed in"
+            r" Section~\ref{sec:lemmas}, which the reader checks.")

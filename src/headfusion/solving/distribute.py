@@ -31,7 +31,7 @@ import uuid
 from headfusion.kernel.refutation import search_box
 from headfusion.solving.cubes import Checkpoint, Cube, CubeSpace, glue
 from headfusion.solving.refute import RefuteResult, make_producer, refute, symmetries_of
-from headfusion.solving.workers import CONNECT_TIMEOUT, broadcast_stop, preflight, stop_flag
+from headfusion.solving.workers import CONNECT_TIMEOUT, broadcast_stop, executing_keys, overdue, preflight, stop_flag
 from headfusion.spec.errors import InputError
 
 INSTALL_HINT = "pip install 'headfusion[cluster]' (dask[distributed])"
@@ -286,7 +286,8 @@ def distributed_refute(
 
 
 MAX_REQUEUES = 2  # times one cube is submitted again after Dask gave up on it (KilledWorker)
-NO_WORKER_GRACE = 60.0  # seconds without any worker before the search ends "unknown"
+OVERRUN_GRACE = 5.0  # seconds past --cube-timeout a cube may run before the watchdog re-splits it (one long LP step)
+
 
 
 def _conquer(P, Q, m, space, store, scheduler, workers, cube_depth, cube_timeout, deadline, bar, resplit_depth,
@@ -388,6 +389,29 @@ def _conquer(P, Q, m, space, store, scheduler, workers, cube_depth, cube_timeout
                 return f"no worker left for {NO_WORKER_GRACE:.0f} s ({stats['workers_lost']} lost)"
             return None
 
+        running_since: dict = {}
+
+        def watchdog(done: set) -> list:
+            """Pending cubes executing past cube_timeout + OVERRUN_GRACE: cancelled and returned to be re-split.  The step
+            running on the worker cannot be interrupted; it ends by itself (keeping the worker's cached producer) and its
+            result is dropped, while the pieces of the cube are queued."""
+            by_key = {f.key: f for f in pending if f not in done}
+            try:
+                executing = client.run(executing_keys, on_error="ignore")
+            except Exception:  # noqa: BLE001 - the scheduler is gone: the main loop says so
+                return []
+            late = overdue(executing if isinstance(executing, dict) else {}, set(by_key), running_since, time.monotonic(),
+                           cube_timeout + OVERRUN_GRACE)
+            out = []
+            for key, _ in late:
+                future = by_key[key]
+                cube = pending.pop(future)
+                started.pop(future, None)
+                with contextlib.suppress(Exception):
+                    future.cancel()
+                out.append((future, cube))
+            return out
+
         def expand(cube: Cube, depth: int) -> None:
             stats["cubes"] -= 1  # the cube is replaced by its pieces
             sub, cubes = split(cube, depth)
@@ -421,6 +445,12 @@ def _conquer(P, Q, m, space, store, scheduler, workers, cube_depth, cube_timeout
                     return finish("unknown", f"the connection to the scheduler was lost ({type(exc).__name__})")
                 if alone:
                     return finish("unknown", alone)
+                for future, cube in watchdog(set(done)):  # --cube-timeout enforced: overdue cubes are re-split
+                    if cube.depth >= max_cube_depth:
+                        return finish("unknown", f"cube {cube.to_json()} not decided: over --cube-timeout at the deepest split")
+                    stats["resplits"] += 1
+                    stats["overruns"] = stats.get("overruns", 0) + 1
+                    expand(cube, resplit_depth)
                 for future in done:
                     cube = pending.pop(future)
                     started.pop(future, None)

@@ -11,6 +11,7 @@ in the worker's event loop) and polled by the producer.
 from __future__ import annotations
 
 import contextlib
+from typing import Any
 
 from headfusion.spec.errors import InputError
 
@@ -18,6 +19,16 @@ CONNECT_TIMEOUT = 5.0  # seconds to reach a --scheduler and finish Dask's handsh
 
 _STOPPED: set[str] = set()  # per worker process: the stop flags raised by `raise_stop_flag`
 
+
+
+def install_command(version: str) -> str:
+    """How a worker gets this headfusion: from the source checkout it runs from (a clone: not on PyPI), else the release."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[3]
+    if (root / "pyproject.toml").is_file() and (root / "src" / "headfusion").is_dir():
+        return f"pip install -e '{root}[cluster]' (this clone, at the same path on the worker's machine)"
+    return f"pip install 'headfusion[cluster]=={version}'"
 
 def raise_stop_flag(name: str) -> None:
     """Run on every worker (`Client.run`, in the worker's event loop): the tasks of run `name` stop."""
@@ -109,5 +120,30 @@ def preflight(client, where: str, workers: list[str] | None = None, timeout: flo
     if bad:
         more = f" (and {len(bad) - 1} more worker{'s' if len(bad) > 2 else ''})" if len(bad) > 1 else ""
         raise InputError(f"{where}: {bad[0]}{more}; every worker needs this headfusion {here['version']}: "
-                         f"pip install 'headfusion[cluster]=={here['version']}' in the worker's Python, then restart it")
+                         f"{install_command(here['version'])} in the worker's Python, then restart it")
     return found
+
+
+def executing_keys(dask_worker: Any = None) -> list[str]:
+    """The keys of the tasks this worker is executing now (run on each worker by the watchdog; [] when unknown)."""
+    try:
+        return [str(getattr(ts, "key", ts)) for ts in dask_worker.state.executing]
+    except Exception:  # noqa: BLE001 - another Dask version: the watchdog sees nothing and the cubes end by themselves
+        return []
+
+
+def overdue(executing: dict[str, list[str]], pending_keys: set[str], running_since: dict[str, float], now: float,
+            limit: float) -> list[tuple[str, str]]:
+    """(key, worker) of the pending cubes that have been executing longer than `limit` seconds (issue 34: --cube-timeout 3
+    showed cubes in flight for 182 s — a single long step inside a cube never reached its own deadline check).
+
+    `running_since` is updated in place: a key is timed from the first time a worker is seen executing it (a cube queued
+    behind another is not running yet), and forgotten once it is no longer pending."""
+    seen = {key: worker for worker, keys in executing.items() for key in keys if key in pending_keys}
+    for key in list(running_since):
+        if key not in pending_keys:
+            del running_since[key]
+    for key in seen:
+        running_since.setdefault(key, now)
+    return sorted((key, seen[key]) for key, began in running_since.items() if key in seen and now - began > limit)
+NO_WORKER_GRACE = 60.0  # seconds without any worker before the search ends "unknown"

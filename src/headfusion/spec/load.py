@@ -32,7 +32,7 @@ def load_spec(text: str, d: int | None = None) -> Spec:
     if stripped in FAMILIES:
         family = FAMILIES[stripped]
         model = build_family(stripped, d)
-        spec = Spec(stripped, d, "family", family.title.replace("_d", f"_{d}"), f"{family.name}_d{d}", model)
+        spec = Spec(stripped, d, "family", family_title(family.title, d), f"{family.name}_d{d}", model)
     elif stripped.endswith(".toml"):
         from headfusion.spec.toml import load_toml_spec  # the TOML format lives in its own module
 
@@ -47,6 +47,14 @@ def load_spec(text: str, d: int | None = None) -> Spec:
         spec = Spec(stripped, d, "expression", printable(stripped), slug_of(stripped), model)
     check_cost(spec.model)
     return spec
+
+
+def family_title(title: str, d: int) -> str:
+    """'W_d(q) = sigmoid(q_1) + ... + sigmoid(q_d)' at d, written out for d ≤ 3 ('W_1(q) = sigmoid(q_1)', not '… + sigmoid(q_1)')."""
+    name, body = title.split(" = ", 1)
+    head = body.split("(", 1)[0]
+    terms = " + ".join(f"{head}(q_{j})" for j in range(1, d + 1)) if d <= 3 else body.replace("_d", f"_{d}")
+    return f"{name.replace('_d', f'_{d}')} = {terms}"
 
 
 def repository_proofs() -> Path | None:

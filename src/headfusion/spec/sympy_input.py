@@ -54,15 +54,14 @@ def _text(node: object, budget: list[int]) -> str:
     if name == "Pow" and len(args) == 2:
         exponent = _logistic(args[0]) if _is_integer(args[1], -1) else None
         if exponent is not None:  # 1/(1 + exp(X)) is sigmoid(-X)
-            inner = tuple(getattr(exponent, "args", ()))
-            if type(exponent).__name__ == "Mul" and inner and _is_integer(inner[0], -1):
-                return f"sigmoid({_text(exponent.func(*inner[1:]), budget)})"
-            return f"sigmoid(-({_text(exponent, budget)}))"
+            return f"sigmoid({_text(-exponent, budget)})"  # SymPy negates and simplifies: sigmoid(-2*q1), not sigmoid(-(2*q1))
     if name in HEADS + ("log",) and len(args) == 1:
         return f"{name}({_text(args[0], budget)})"
     if name == "attn" and len(args) == 2 and all(type(a).__name__ in ("Tuple", "tuple", "list") for a in args):
         logits, values = ("[" + ", ".join(_text(x, budget) for x in a) + "]" for a in args)
         return f"attn({logits}, {values})"
+    if name == "exp":  # as the text parser answers a bare exp(...)
+        raise SpecError(f"SymPy exp outside a logit is not in the expression language: write sigmoid(L) for 1/(1 + exp(-L)) ({NAMES})")
     raise SpecError(f"SymPy {name} is not in the expression language ({NAMES})")
 
 

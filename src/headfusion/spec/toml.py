@@ -30,6 +30,8 @@ def read_toml_spec(path_text: str) -> TomlSpec:
     """Read and validate a TOML spec file (structure only; SpecError on anything malformed)."""
     path = Path(path_text)
     where = path_text
+    if path.is_dir():  # found, but a folder: "not found" would send the user looking for it
+        raise SpecError(f"{path_text} is a folder, not a spec file (a spec file is a TOML file such as proofs/sigmoid_sum.toml)")
     if not path.is_file():
         raise SpecError(f"spec file not found: {path_text}")
     try:

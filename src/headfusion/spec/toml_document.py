@@ -17,7 +17,7 @@ from typing import Callable, NamedTuple
 from headfusion.spec.cost import MAX_DIGITS
 from headfusion.spec.display import printable
 from headfusion.spec.errors import ResourceLimit
-from headfusion.spec.expressions import SpecError
+from headfusion.spec.expressions import SpecError, did_you_mean
 
 MAX_PARAMETER = 1_000_000
 MAX_TERMS = 100_000
@@ -206,7 +206,9 @@ def check_name(name: str, what: str) -> str:
 def _check_keys(table: dict, allowed: frozenset[str], section: str, where: str) -> None:
     for key in table:
         if key not in allowed:
-            raise SpecError(f"{where}: unknown key {key!r} in {section} (allowed: {', '.join(sorted(allowed))})")
+            near = did_you_mean(str(key), sorted(allowed))  # "[paramter]" is a section name mistyped
+            kind = "section" if isinstance(table[key], dict) else "key"
+            raise SpecError(f"{where}: unknown {kind} {key!r} in {section}{near} (allowed: {', '.join(sorted(allowed))})")
 
 
 def _string(table: dict, key: str, where: str, section: str, default: str | None = None) -> str:

@@ -26,7 +26,7 @@ from headfusion.proof.claims import build_certificate
 from headfusion.solving.construct import best_construction, search_block
 from headfusion.spec.load import load_spec
 
-from .conftest import run_cli
+from .conftest import HANG_GUARD, run_cli
 
 Q1236 = "sigmoid(q1)+sigmoid(2*q1)+sigmoid(3*q1)+sigmoid(6*q1)"
 Q12356 = "sigmoid(q1)+sigmoid(2*q1)+sigmoid(3*q1)+sigmoid(5*q1)+sigmoid(6*q1)"
@@ -125,7 +125,7 @@ def test_search_finds_the_16_atom_head_of_1_2_3_5_6():
     form = closed_forms(exponential_form(load_spec(Q12356).model))
     assert form.upper_bound == 17 and form_kind(form) == "blocks"
     (block,) = form.blocks
-    found = search_block(block.P_reduced, block.Q_reduced, 17, 1, time.monotonic() + 120, max_width=3)
+    found = search_block(block.P_reduced, block.Q_reduced, 17, 1, time.monotonic() + HANG_GUARD, max_width=3)  # a hang guard, not a time the test asserts
     assert found is not None
     N, D = found
     assert len({e[:-1] for e in D.terms}) == 16 and all(c > 0 for c in D.terms.values())
@@ -151,7 +151,7 @@ def test_best_construction_skips_the_search_where_the_bounds_meet():
 def searched() -> dict:
     form = closed_forms(exponential_form(load_spec(Q12356).model))
     (block,) = form.blocks
-    N, D = search_block(block.P_reduced, block.Q_reduced, 17, 1, time.monotonic() + 120, max_width=3)
+    N, D = search_block(block.P_reduced, block.Q_reduced, 17, 1, time.monotonic() + HANG_GUARD, max_width=3)  # a hang guard, not a time the test asserts
     return certified(Q12356, replace(form, blocks=(replace(block, construction=(N, D), construction_kind="search"),)))
 
 

@@ -48,3 +48,25 @@ def chromatic_tex(coefficients: list[int], variable: str = "k") -> str:
 def at_minus_one(coefficients: list[int]) -> int:
     """|χ_G(−1)|: the number of acyclic orientations (Stanley)."""
     return abs(sum(c * (-1) ** i for i, c in enumerate(coefficients)))
+
+
+def block_edges(heads: list[dict], indices: list[int]) -> tuple[int, list[tuple[int, int]]]:
+    """(vertices, edges ij in q indices, 1-based) of a graph block read from the model's heads (display only)."""
+    edges = []
+    for h in indices:
+        keys = [{int(j): str(v) for j, v in a["key"]} for a in heads[h]["atoms"]]
+        edges.append(tuple(sorted(set(keys[0]) | set(keys[1]))))
+    return len({j for e in edges for j in e}), edges
+
+
+def local_graph(graph: tuple[int, list[tuple[int, int]]]) -> tuple[int, list[tuple[int, int]]]:
+    """The graph on vertices 0..n−1 (its q indices renumbered in order)."""
+    names = sorted({j for e in graph[1] for j in e})
+    index = {j: k for k, j in enumerate(names)}
+    return len(names), [(index[i], index[j]) for i, j in graph[1]]
+
+
+def graph_chromatic_tex(graph: tuple) -> str | None:
+    """χ_G(k) of a block's graph as LaTeX (a(G) = |χ_G(−1)|, Stanley), or None when too large to print."""
+    chi = chromatic(*local_graph(graph))
+    return None if chi is None else chromatic_tex(chi)

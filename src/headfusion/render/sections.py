@@ -18,6 +18,7 @@ from typing import Any, Sequence
 from headfusion.kernel.checks import substitute
 from headfusion.kernel.poly import add, divide, mul, poly_from_json
 from headfusion.kernel.statements import FOUND
+from headfusion.render.chromatic import block_edges, graph_chromatic_tex, local_graph
 from headfusion.render.notation import formula_tex
 from headfusion.render.orders import is_order_witness
 from headfusion.render.tex import (
@@ -295,29 +296,6 @@ def _coprime_shape(entry: dict, shape: dict, t_scale: int) -> dict:
     }
 
 
-def block_edges(heads: list[dict], indices: list[int]) -> tuple[int, list[tuple[int, int]]]:
-    """(vertices, edges ij in q indices, 1-based) of a graph block read from the model's heads (display only)."""
-    edges = []
-    for h in indices:
-        keys = [{int(j): str(v) for j, v in a["key"]} for a in heads[h]["atoms"]]
-        edges.append(tuple(sorted(set(keys[0]) | set(keys[1]))))
-    return len({j for e in edges for j in e}), edges
-
-
-def _local(graph: tuple[int, list[tuple[int, int]]]) -> tuple[int, list[tuple[int, int]]]:
-    names = sorted({j for e in graph[1] for j in e})
-    index = {j: k for k, j in enumerate(names)}
-    return len(names), [(index[i], index[j]) for i, j in graph[1]]
-
-
-def _chromatic(graph: tuple) -> str | None:
-    """χ_G(k) of a block's graph as LaTeX (a(G) = |χ_G(−1)|, Stanley), or None when too large to print."""
-    from headfusion.render.chromatic import chromatic, chromatic_tex
-
-    chi = chromatic(*_local(graph))
-    return None if chi is None else chromatic_tex(chi)
-
-
 def _newton_shape(nb: dict, shape: dict, coprime: dict | None, graph: tuple | None = None) -> dict:
     """Per shape: its graph (Lemma LG), a parallelepiped (its binomial directions) or the vertex table with witnesses and margins."""
     out: dict[str, Any] = {"method": nb.get("method")}
@@ -326,7 +304,7 @@ def _newton_shape(nb: dict, shape: dict, coprime: dict | None, graph: tuple | No
 
         n, edges = graph
         out.update(edges=", ".join(f"{i}{j}" if max(i, j) < 10 else f"{i}\\text{{-}}{j}" for i, j in edges), nedges=len(edges),
-                   count=tex_int(acyclic_orientations(*_local(graph))), chromatic=_chromatic(graph))
+                   count=tex_int(acyclic_orientations(*local_graph(graph))), chromatic=graph_chromatic_tex(graph))
     elif nb.get("method") == "vertices":
         support = list(_x_groups(shape["Q"]))
         rows = []

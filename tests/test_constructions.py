@@ -259,3 +259,18 @@ def test_the_certificate_says_how_the_head_was_found(searched):
     tex = render_latex(searched)
     assert "found as the construction search" in tex
     assert r"D_B=Q'_B\cdot g" in tex and "x_{1}^{2}" in tex  # g = 2 + 3x + 2x²: one line instead of the table
+
+
+def test_the_search_still_runs_after_another_highs_solve_in_the_same_process():
+    """HiGHS fixes its global scheduler at a process's first solve: a search that then asked for another thread count found
+    nothing (the 16-atom head was lost whenever an LP of the refutation producer or of a witness had run first)."""
+    import highspy
+
+    first = highspy.Highs()
+    first.setOptionValue("output_flag", False)
+    first.passModel(highspy.HighsLp())
+    first.run()
+    form = closed_forms(exponential_form(load_spec(Q12356).model))
+    (block,) = form.blocks
+    found = search_block(block.P_reduced, block.Q_reduced, 17, 1, time.monotonic() + HANG_GUARD, max_width=3)
+    assert found is not None and len({e[:-1] for e in found[1].terms}) == 16

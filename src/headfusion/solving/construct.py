@@ -72,8 +72,9 @@ def _mip(points: list, D: dict, N: dict, unknowns: int, cutoff: int, seconds: fl
             rows.append(({**{a: -v for a, v in n.items()}, z: -big}, -inf, 0.0))
     rows.append(({unknowns + i: 1.0 for i in range(n_z)}, 1.0, float(cutoff - 1)))
     h = quiet_highs()
-    for key, value in (("threads", 1), ("random_seed", SEED), ("mip_rel_gap", 0.0), ("time_limit", max(0.05, seconds)),
-                       ("output_flag", False)):
+    # no "threads" option: HiGHS fixes its global scheduler at the first solve of the process (an LP of the refutation
+    # producer or of the polytope witnesses), and a different thread count then makes every later run fail
+    for key, value in (("random_seed", SEED), ("mip_rel_gap", 0.0), ("time_limit", max(0.05, seconds)), ("output_flag", False)):
         h.setOptionValue(key, value)
     lp = highspy.HighsLp()
     lp.num_col_, lp.num_row_ = ncol, len(rows)

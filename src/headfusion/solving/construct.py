@@ -72,9 +72,12 @@ def _mip(points: list, D: dict, N: dict, unknowns: int, cutoff: int, seconds: fl
             rows.append(({**{a: -v for a, v in n.items()}, z: -big}, -inf, 0.0))
     rows.append(({unknowns + i: 1.0 for i in range(n_z)}, 1.0, float(cutoff - 1)))
     h = quiet_highs()
-    # no "threads" option: HiGHS fixes its global scheduler at the first solve of the process (an LP of the refutation
-    # producer or of the polytope witnesses), and a different thread count then makes every later run fail
-    for key, value in (("random_seed", SEED), ("mip_rel_gap", 0.0), ("time_limit", max(0.05, seconds)), ("output_flag", False)):
+    # One thread (deterministic, and no worker threads left behind for a later fork: `search --minimize` and `verify` work in
+    # forked children).  HiGHS fixes its global scheduler at a process's first solve, and a run asking another thread count
+    # fails, so the scheduler is reset before this run and after it.
+    highspy.Highs.resetGlobalScheduler(True)
+    for key, value in (("threads", 1), ("random_seed", SEED), ("mip_rel_gap", 0.0), ("time_limit", max(0.05, seconds)),
+                       ("output_flag", False)):
         h.setOptionValue(key, value)
     lp = highspy.HighsLp()
     lp.num_col_, lp.num_row_ = ncol, len(rows)
@@ -96,6 +99,7 @@ def _mip(points: list, D: dict, N: dict, unknowns: int, cutoff: int, seconds: fl
     lp.integrality_ = [highspy.HighsVarType.kContinuous] * unknowns + [highspy.HighsVarType.kInteger] * n_z
     h.passModel(lp)
     h.run()
+    highspy.Highs.resetGlobalScheduler(True)
     info = h.getInfo()
     if info.primal_solution_status != 2:  # no feasible solution found (infeasible or out of time)
         return None

@@ -239,3 +239,22 @@ def test_two_adic_bounds_stay_below_the_brute_force_minimum(scales):
     below = brute_force_has_head(P, Q, found["V2"] - 1, budget=3_000)
     event(f"V2 {found['V2']}: brute force {'ran' if below is not None else 'skipped'}")
     assert below in (False, None), (text, found)
+
+
+def test_divisions_of_wide_polynomials_are_refused_up_front():
+    """The adversary's 347-byte entry: Y = x^(−10^6) + x^(10^6) made the line division cost about 20 s; a 2-adic order on a
+    wide image likewise.  Both are refused before any division, naming the limit."""
+    from headfusion.kernel.base import SchemaError
+
+    n = 10**6
+    Y = {(-n, 0, 0): Fraction(1), (n, 0, 0): Fraction(1)}
+    f1, f2 = {(0, 0, 0): Fraction(1), (1, 1, 0): Fraction(1)}, {(0, 0, 0): Fraction(1), (0, 1, 0): Fraction(1)}
+    R = mul(mul(Y, f1), f2)
+    as_json = lambda p: [[list(e), int(c)] for e, c in p.items()]  # noqa: E731
+    entry = {"method": "three-slices", "A": as_json(Y), "f": [as_json(f1), as_json(f2)], "omega": [0, 1],
+             "mu": {"method": "vertices", "vertices": [[[-n, 0], [-1, 0]], [[n, 0], [1, 0]]]}, "projection": [[0, 1]],
+             "lines": {"method": "vertices", "vertices": [[[0], [0]]]}}
+    with pytest.raises(SchemaError, match="quotient by its line factor"):
+        mu(R, entry, 2, set())
+    with pytest.raises(SchemaError, match="quotient terms"):
+        mu({(0, 0): Fraction(1), (n, 0): Fraction(1)}, {"method": "two-adic", "orders": [1]}, 1, set())

@@ -28,7 +28,9 @@ from math import gcd, lcm, prod
 
 from headfusion.algebra.expform import Block
 from headfusion.bounds.polytope import newton_graph
+from headfusion.kernel.base import MAX_POINTS
 from headfusion.kernel.poly import divide, mul
+from headfusion.kernel.threeslices import quotient_box
 
 Poly = dict[tuple[int, ...], Fraction]
 MAX_VERTEX_SUPPORT = 300  # μ(A) from a hull only for small nested supports (the block's own V_B is known)
@@ -205,7 +207,7 @@ class MultipleFinder:
         if not any(eps) or gcd(*eps) != 1:
             return None
         inner = self.best(inside, depth + 1)
-        if inner is None:
+        if inner is None or quotient_box(_product(inside, self.rank + 1)) > MAX_POINTS:  # the kernel's limit on the line division
             return None
         U, U_inv = _unimodular_to_last(eps)
         P = tuple(U[:-1])
@@ -225,7 +227,10 @@ class MultipleFinder:
 
     def two_adic(self, factors: Factors) -> Multiple | None:
         """V2 in rank 1: the k with Φ_(2^k) = 1 + x^(2^(k−1)) among the (irreducible) factors, at least one."""
-        orders = sorted({k for f, _ in factors if (k := _two_power_order(dict(f))) is not None})
+        spans = [sum(k * (max(e[i] for e in dict(f)) - min(e[i] for e in dict(f))) for f, k in factors) for i in (0, 1)]
+        terms = (spans[0] + 1) * (spans[1] + 1)  # at least the terms of the product: the kernel's work limit is met for sure
+        orders = sorted({k for f, _ in factors if (k := _two_power_order(dict(f))) is not None
+                         and (spans[0] // 2 ** (k - 1) + 1) * terms <= MAX_POINTS})
         return Multiple(2 ** len(orders), "two-adic", orders=tuple(orders)) if orders else None
 
 

@@ -21,7 +21,7 @@ from fractions import Fraction
 from math import gcd
 from typing import Callable
 
-from headfusion.kernel.base import MAX_EXPONENT, integer, require, within
+from headfusion.kernel.base import MAX_EXPONENT, MAX_POINTS, integer, require, within
 from headfusion.kernel.poly import Poly, binomial, divide, mul, poly_from_json, unit_multiple, x_groups
 
 FIELDS = {"method", "A", "f", "omega", "mu", "projection", "lines"}
@@ -44,6 +44,14 @@ def projected(A: Poly, P: list[tuple[int, ...]]) -> Poly:
         k = tuple(sum(p * x for p, x in zip(row, e[:-1])) for row in P) + (e[-1],)
         out[k] = out.get(k, 0) + c
     return {k: c for k, c in out.items() if c}
+
+
+def quotient_box(A: Poly) -> int:
+    """The number of points of A's bounding box (x and t): the work of one long division of A."""
+    box = 1
+    for i in range(len(next(iter(A)))):
+        box *= max(e[i] for e in A) - min(e[i] for e in A) + 1
+    return box
 
 
 def three_slices(R: Poly, item: dict, rank: int, used: set, depth: int, mu: Callable) -> int:
@@ -71,5 +79,6 @@ def three_slices(R: Poly, item: dict, rank: int, used: set, depth: int, mu: Call
     inner = mu(A, item["mu"], rank, used, depth + 1)
     lines = mu(image, item["lines"], len(P), used, depth + 1)
     edge = {(0,) * (rank + 1): Fraction(1), eps + (s1 - s2,): r1 / r2}  # 1 + (λ_1/λ_2)x^ε: the line factor of Lemma Q4
+    within(quotient_box(A), MAX_POINTS, "points of the box of Y's quotient by its line factor")  # bounds the division's work
     c = 4 if divide(A, edge) is not None else 3
     return min(4 * inner, 3 * inner + lines, 2 * inner + max(inner, c * lines))

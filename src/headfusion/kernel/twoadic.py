@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from headfusion.kernel.base import integer, require, within
+from headfusion.kernel.base import MAX_POINTS, integer, require, within
 from headfusion.kernel.poly import Poly, divide
 
 FIELDS = {"method", "orders"}
@@ -29,5 +29,6 @@ def two_adic(R: Poly, item: dict, rank: int) -> int:
     span = max(e[0] for e in R) - min(e[0] for e in R)
     for k in ks:
         require(2 ** (k - 1) <= span, f"Φ_(2^{k}) has degree {2 ** (k - 1)}, more than the span {span} of the polynomial")
+        within((span // 2 ** (k - 1) + 1) * len(R), MAX_POINTS, "quotient terms of a 2-adic division")  # bounds its work
         require(divide(R, {(0, 0): Fraction(1), (2 ** (k - 1), 0): Fraction(1)}) is not None, f"Φ_(2^{k}) = 1 + x^{2 ** (k - 1)} does not divide the polynomial")
     return 2 ** len(ks)

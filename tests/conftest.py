@@ -12,6 +12,9 @@ import pytest
 from headfusion.algebra.expform import ExpForm
 from headfusion.algebra.fused import fused_atoms
 from headfusion.cli import main
+from headfusion.kernel.verify import verify_certificate
+from headfusion.proof.claims import build_certificate
+from headfusion.spec.load import load_spec
 
 
 def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -53,3 +56,29 @@ def random_points(dimension: int, count: int = 5, seed: int = 0) -> list[list[fl
 # A guard against a hang, never a measurement: no test asserts a wall-clock time (timings live in
 # benchmarks/bench_timings.py). A run that passes takes seconds; one that hangs fails here, late.
 HANG_GUARD = 900
+
+
+def built(text: str, d: int | None = None) -> dict:
+    """The certificate as stored (no search), through JSON and back."""
+    return json.loads(json.dumps(build_certificate(load_spec(text, d), ["headfusion", "certify", text])))
+
+
+def claim(cert: dict, cid: str) -> dict:
+    """The claim of a certificate by its id."""
+    return next(c for c in cert["claims"] if c["id"] == cid)
+
+
+def failures(cert: dict) -> dict[str, str]:
+    """Claim id ↦ the kernel's reason, for every claim that fails."""
+    return {cid: message for cid, _, outcome, message in verify_certificate(cert).rows if outcome == "failed"}
+
+
+def rejected_by_verify(capsys: pytest.CaptureFixture[str], tmp_path, cert: dict, cid: str, *words: str) -> None:
+    """`verify` exits 1 and its row for `cid` fails, with these words in the reason."""
+    path = tmp_path / "forged.json"
+    path.write_text(json.dumps(cert))
+    code, out, err = run_cli(capsys, "verify", str(path))
+    assert code == 1, (out, err)
+    line = next((row for row in out.splitlines() if cid in row and "FAIL" in row.upper()), None)
+    assert line is not None, out
+    assert all(w in line for w in words), line

@@ -10,7 +10,6 @@ from __future__ import annotations
 import copy
 import json
 from fractions import Fraction
-from pathlib import Path
 from unittest import mock
 
 import networkx as nx
@@ -21,10 +20,9 @@ from headfusion.bounds.engine import function_bounds
 from headfusion.kernel.base import SchemaError
 from headfusion.kernel.verify import verify_certificate
 from headfusion.proof.analysis import analyze
-from headfusion.proof.claims import build_certificate
 from headfusion.spec.load import load_spec
 
-from .conftest import run_cli
+from .conftest import built, claim, failures, rejected_by_verify, run_cli
 from .test_refute import _rational_polys, _spec, _spec_2d, brute_force_has_head, heads_1d, heads_2d
 
 PAW = "sigmoid(q1-q2) + sigmoid(q2-q3) + sigmoid(q1-q3) + sigmoid(q3-q4)"
@@ -33,17 +31,7 @@ K4 = ("proofs/tournament_complete.toml", 4)
 DIAMOND = ("proofs/tournament_diamond.toml", None)
 
 
-def built(text: str, d: int | None = None) -> dict:
-    """The certificate as stored (no search), through JSON and back."""
-    return json.loads(json.dumps(build_certificate(load_spec(text, d), ["headfusion", "certify", text])))
 
-
-def claim(cert: dict, cid: str) -> dict:
-    return next(c for c in cert["claims"] if c["id"] == cid)
-
-
-def failures(cert: dict) -> dict[str, str]:
-    return {cid: message for cid, _, outcome, message in verify_certificate(cert).rows if outcome == "failed"}
 
 
 @pytest.fixture(scope="module")
@@ -138,15 +126,6 @@ def test_search_below_the_proved_bound_answers_from_the_lemma(capsys):
 
 # -- forgeries -------------------------------------------------------------------------------------------
 
-
-def rejected_by_verify(capsys, tmp_path: Path, cert: dict, cid: str, *words: str) -> None:
-    path = tmp_path / "forged.json"
-    path.write_text(json.dumps(cert))
-    code, out, err = run_cli(capsys, "verify", str(path))
-    assert code == 1, (out, err)
-    line = next((row for row in out.splitlines() if cid in row and "FAIL" in row.upper()), None)
-    assert line is not None, out
-    assert all(w in line for w in words), line
 
 
 def test_intersecting_faces_are_rejected(capsys, tmp_path, k4_faces):

@@ -13,7 +13,6 @@ import json
 from dataclasses import replace
 from fractions import Fraction
 from itertools import combinations, permutations, product
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -28,7 +27,7 @@ from headfusion.proof.certify import certify, line_tree
 from headfusion.proof.evidence import line_evidence
 from headfusion.spec.load import load_spec
 
-from .conftest import run_cli
+from .conftest import rejected_by_verify, run_cli
 from .test_refute import brute_force_has_head, polys
 
 TIMEOUT = 120.0  # seconds per refutation question (never asserted: a stop for a machine far slower than expected)
@@ -134,15 +133,6 @@ def genuine() -> dict:
     assert cert["summary"]["lower_bound_claim"] == "lower:line"
     return json.loads(json.dumps(cert))
 
-
-def rejected_by_verify(capsys, tmp_path: Path, cert: dict, cid: str, *words: str) -> None:
-    path = tmp_path / "forged.json"
-    path.write_text(json.dumps(cert))
-    code, out, err = run_cli(capsys, "verify", str(path))
-    assert code == 1, (out, err)
-    line = next((row for row in out.splitlines() if cid in row and "FAIL" in row.upper()), None)
-    assert line is not None, out
-    assert all(w in line for w in words), line
 
 
 def line_claim(cert: dict) -> dict:

@@ -20,10 +20,9 @@ from headfusion.bounds.tournament4 import theorem_k_bound
 from headfusion.kernel.statements import LEMMAS
 from headfusion.kernel.verify import verify_certificate
 from headfusion.proof.analysis import analyze
-from headfusion.proof.claims import build_certificate
 from headfusion.spec.load import load_spec
 
-from .conftest import run_cli
+from .conftest import built, claim, failures, run_cli
 
 TRANSITIVE = "sigmoid(q1-q2) + sigmoid(q1-q3) + sigmoid(q1-q4) + sigmoid(q2-q3) + sigmoid(q2-q4) + sigmoid(q3-q4)"
 K4S = {  # orientations, renamed vertices (q2, q3, q5, q7 of R^7), nonzero head scales: the hypotheses the proof uses
@@ -37,17 +36,7 @@ SCALED = TRANSITIVE.replace("sigmoid(q1-q2)", "sigmoid(2*q1-2*q2)")
 SHIFTED = TRANSITIVE.replace("sigmoid(q1-q2)", "sigmoid(q1-q2+1)")
 
 
-def built(text: str, d: int | None = None) -> dict:
-    """The certificate as stored (no search), through JSON and back."""
-    return json.loads(json.dumps(build_certificate(load_spec(text, d), ["headfusion", "certify", text])))
 
-
-def claim(cert: dict, cid: str) -> dict:
-    return next(c for c in cert["claims"] if c["id"] == cid)
-
-
-def failures(cert: dict) -> dict[str, str]:
-    return {cid: message for cid, _, outcome, message in verify_certificate(cert).rows if outcome == "failed"}
 
 
 @pytest.fixture(scope="module")

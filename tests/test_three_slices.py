@@ -11,7 +11,6 @@ from __future__ import annotations
 import copy
 import json
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, event, given, settings, strategies as st
@@ -25,7 +24,7 @@ from headfusion.kernel.verify import verify_certificate
 from headfusion.proof.claims import build_certificate
 from headfusion.spec.load import load_spec
 
-from .conftest import run_cli
+from .conftest import built, claim, rejected_by_verify
 from .test_refute import _rational_polys, brute_force_has_head
 
 DIAMOND = ("proofs/tournament_diamond.toml", None)
@@ -33,24 +32,7 @@ BOWTIE = "sigmoid(q1-q2) + sigmoid(q1-q5) + sigmoid(q2-q5) + sigmoid(q3-q4) + si
 TRIPLES = ((1, 2, 8), (3, 4, 8), (8, 11, 12))
 
 
-def built(text: str, d: int | None = None) -> dict:
-    """The certificate as stored (no search), through JSON and back."""
-    return json.loads(json.dumps(build_certificate(load_spec(text, d), ["headfusion", "certify", text])))
 
-
-def claim(cert: dict, cid: str) -> dict:
-    return next(c for c in cert["claims"] if c["id"] == cid)
-
-
-def rejected_by_verify(capsys, tmp_path: Path, cert: dict, cid: str, *words: str) -> None:
-    """`verify` exits 1 and its row for `cid` fails, with these words in the reason."""
-    path = tmp_path / "forged.json"
-    path.write_text(json.dumps(cert))
-    code, out, err = run_cli(capsys, "verify", str(path))
-    assert code == 1, (out, err)
-    line = next((row for row in out.splitlines() if cid in row and "FAIL" in row.upper()), None)
-    assert line is not None, out
-    assert all(w in line for w in words), line
 
 
 @pytest.fixture(scope="module")

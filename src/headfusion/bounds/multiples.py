@@ -29,8 +29,8 @@ from math import gcd, lcm, prod
 from headfusion.algebra.expform import Block
 from headfusion.bounds.polytope import newton_graph
 from headfusion.kernel.base import MAX_POINTS
-from headfusion.kernel.poly import divide, mul
-from headfusion.kernel.threeslices import quotient_box
+from headfusion.kernel.poly import mul
+from headfusion.kernel.threeslices import projected, quotient_box
 
 Poly = dict[tuple[int, ...], Fraction]
 MAX_VERTEX_SUPPORT = 300  # μ(A) from a hull only for small nested supports (the block's own V_B is known)
@@ -211,7 +211,7 @@ class MultipleFinder:
             return None
         U, U_inv = _unimodular_to_last(eps)
         P = tuple(U[:-1])
-        image = tuple(sorted(_freeze(_projected(dict(f), P)) for f, k in inside for _ in range(k)))  # P_*A exactly: monomials stay, as units
+        image = tuple(sorted(_freeze(projected(dict(f), P)) for f, k in inside for _ in range(k)))  # P_*A exactly: monomials stay, as units
         quotient = [w for omega2 in self.functionals if sum(a * b for a, b in zip(omega2, eps)) == 0
                     if any(w := tuple(sum(omega2[i] * U_inv[i][j] for i in range(self.rank)) for j in range(self.rank - 1)))]
         coordinates = [tuple(1 if i == c else 0 for i in range(self.rank - 1)) for c in range(self.rank - 1)]
@@ -288,15 +288,6 @@ def _unimodular_to_last(eps: tuple[int, ...]) -> tuple[list[tuple[int, ...]], li
         for row in V:
             row[n - 1] = -row[n - 1]
     return [tuple(r) for r in U], [tuple(r) for r in V]
-
-
-def _projected(f: Poly, P: tuple[tuple[int, ...], ...]) -> Poly:
-    """P_*f: x^e ↦ x^(Pe), t kept."""
-    out: Poly = {}
-    for e, c in f.items():
-        k = tuple(sum(p * x for p, x in zip(row, e[:-1])) for row in P) + (e[-1],)
-        out[k] = out.get(k, 0) + c
-    return {k: c for k, c in out.items() if c}
 
 
 def _merged(image: tuple) -> Factors:

@@ -30,7 +30,7 @@ from headfusion.algebra.expform import Block
 from headfusion.bounds.polytope import newton_graph
 from headfusion.kernel.base import MAX_POINTS
 from headfusion.kernel.poly import mul
-from headfusion.kernel.threeslices import projected, quotient_box
+from headfusion.kernel.threeslices import projected
 
 Poly = dict[tuple[int, ...], Fraction]
 MAX_VERTEX_SUPPORT = 300  # μ(A) from a hull only for small nested supports (the block's own V_B is known)
@@ -207,7 +207,7 @@ class MultipleFinder:
         if not any(eps) or gcd(*eps) != 1:
             return None
         inner = self.best(inside, depth + 1)
-        if inner is None or quotient_box(_product(inside, self.rank + 1)) > MAX_POINTS:  # the kernel's limit on the line division
+        if inner is None or _product_box(inside, self.rank + 1) > MAX_POINTS:  # the kernel's limit on the line division
             return None
         U, U_inv = _unimodular_to_last(eps)
         P = tuple(U[:-1])
@@ -241,6 +241,15 @@ def _two_power_order(f: Poly) -> int | None:
         return None
     n = abs(b[0][0])
     return n.bit_length() if n & (n - 1) == 0 and n.bit_length() <= 40 else None
+
+
+def _product_box(factors: Factors, nvars: int) -> int:
+    """The points of the bounding box of Π f^k (kernel.threeslices.quotient_box of the product), without expanding it:
+    the widths of a product's support add up, as its extreme terms never cancel (Newt(fg) = Newt(f) + Newt(g))."""
+    box = 1
+    for i in range(nvars):
+        box *= sum(k * (max(e[i] for e in f) - min(e[i] for e in f)) for f, k in ((dict(f), k) for f, k in factors)) + 1
+    return box
 
 
 def _oriented(f: Poly, omega: tuple[int, ...]) -> tuple[tuple[int, ...], Fraction, int] | None:

@@ -75,13 +75,14 @@ def entry_rows(R: Poly, item: dict, rank: int, t_scale: int, what: str, rows: li
         roots = ", ".join(rf"$-{tex_rational(r)}$" + (rf" (${k}$ times)" if int(k) > 1 else "") for r, k in item["roots"])
         n = sum(int(k) for _, k in item["roots"])
         inner = entry_rows(Y, item["mu"], rank, t_scale, rf"$Y$ of row {row['label']}", rows)
-        row["data"] = (rf"$\omega={tex_vector(item['omega'])}$, $x'={tex_vector(item['point'])}$, $Y$: {_poly(Y, t_scale)}, "
+        row["data"] = (rf"$\omega={tex_vector(item['omega'])}$, $x'={tex_vector(item['point'])}$, its $Y$: {_poly(Y, t_scale)}, "
                        rf"$Z$: {_poly(poly_from_json(item['B'], rank + 1), t_scale)}, negative roots {roots}; "
                        rf"$\mathcal{{T}}(Y)\ge{tex_int(inner)}$ (row {row['label'] + 1}), so $({n}+1)\cdot{tex_int(inner)}$")
     else:
         row["data"] = _three_slices(R, item, rank, t_scale, row, rows)
-    row["value"] = tex_int(entry_value(item, rank))
-    return entry_value(item, rank)
+    value = entry_value(item, rank)
+    row["value"] = tex_int(value)
+    return value
 
 
 def _three_slices(R: Poly, item: dict, rank: int, t_scale: int, row: dict, rows: list[dict]) -> str:
@@ -100,7 +101,7 @@ def _three_slices(R: Poly, item: dict, rank: int, t_scale: int, row: dict, rows:
     why = (rf"$1+{tex_poly(_json({eps + (power,): ratio}), t_scale)}$ divides $Y$" if theta == 4
            else r"no factor $1+z$ of $Y$")
     return (rf"$\omega={tex_vector(list(omega))}$; $f_1={tex_poly(_json(f1), t_scale)}$, $f_2={tex_poly(_json(f2), t_scale)}$; "
-            rf"$\varepsilon={tex_vector(list(eps))}$; $Y$: {_poly(Y, t_scale)}; $\mathcal{{T}}_Y={tex_int(t_y)}$ (row {here + 1}); "
+            rf"$\varepsilon={tex_vector(list(eps))}$; its $Y$: {_poly(Y, t_scale)}; $\mathcal{{T}}_Y={tex_int(t_y)}$ (row {here + 1}); "
             rf"$\Gamma=\left(\begin{{smallmatrix}}{matrix}\end{{smallmatrix}}\right)$, "
             rf"$\Gamma_*Y$: {_poly(image, t_scale)}; $\mathcal{{T}}_\Gamma={tex_int(t_g)}$ (row {at_gamma}); "
             rf"$\vartheta={theta}$ ({why}); so $\min({4 * t_y},{3 * t_y + t_g},{2 * t_y + max(t_y, theta * t_g)})$")

@@ -13,9 +13,10 @@ certificate lists; `kernel.structure.check_edges` re-checks every witness and fa
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
 from fractions import Fraction
-from math import prod
+from math import gcd, prod
 from typing import Sequence
 
 from headfusion.algebra.expform import Block, ExpForm, x_support
@@ -49,11 +50,6 @@ class EdgeBound:
         return self.vertices + 1
 
 
-def face(poly: dict, witness: Sequence[int], top: int) -> dict:
-    """The terms of a polynomial in (x, t) on the level ⟨c, x⟩ = top."""
-    return {e: c for e, c in poly.items() if sum(a * b for a, b in zip(witness, e[:-1])) == top}
-
-
 def is_constant_ratio(P: dict, Q: dict) -> bool:
     """P = κ·Q for a constant κ (in Q(t)): P·q0 = Q·p0 with p0, q0 the coefficients at one point of supp Q (exact)."""
     groups_P, groups_Q = x_groups(P), x_groups(Q)
@@ -62,10 +58,26 @@ def is_constant_ratio(P: dict, Q: dict) -> bool:
     return not add(mul(P, q0), mul(Q, p0), Fraction(-1))
 
 
+def segment_points(u: Point, w: Point) -> list[Point]:
+    """The lattice points of the segment [u, w] (u + k·(w − u)/g for k = 0..g, g the gcd of w − u)."""
+    step = [b - a for a, b in zip(u, w)]
+    g = gcd(*step)
+    if g == 0:
+        return [u]
+    step = [s // g for s in step]
+    return [tuple(a + k * s for a, s in zip(u, step)) for k in range(g + 1)]
+
+
 def rigid_tree(block: Block, vertices: Sequence[Point]) -> tuple[RigidEdge, ...] | None:
-    """A spanning tree of rigid edges on the given vertices of Newt(Q′_B), or None."""
-    P, Q = block.P_reduced.terms, block.Q_reduced.terms
-    support = sorted(x_support(block.Q_reduced))
+    """A spanning tree of rigid edges on the given vertices of Newt(Q′_B), or None.
+
+    The witness c of an edge [u, w] exposes exactly that segment of conv(supp Q′_B) (checked by
+    `newton_graph`), so the top c-level is ⟨c, u⟩ and the terms of Q′ there lie on the segment: they are
+    looked up, not searched.  Terms of P′ outside supp Q′ are the only ones that can leave the segment,
+    so only they are evaluated.
+    """
+    groups_P, groups_Q = x_support(block.P_reduced), x_support(block.Q_reduced)
+    outside = [x for x in groups_P if x not in groups_Q]  # points of supp P′ that are not in supp Q′
     graph = block_newton_graph(block)
     listed = set(vertices)
     root = {v: v for v in listed}
@@ -75,14 +87,20 @@ def rigid_tree(block: Block, vertices: Sequence[Point]) -> tuple[RigidEdge, ...]
             v = root[v]
         return v
 
+    def terms_at(groups: dict, points: Sequence[Point]) -> dict:
+        return {x + (k,): v for x in points if x in groups for k, v in groups[x].items()}
+
     tree: list[RigidEdge] = []
     for u, w, c in graph.edges:
         if u not in listed or w not in listed or find(u) == find(w):
             continue
-        top = max(sum(a * b for a, b in zip(c, e)) for e in support)
-        if any(sum(a * b for a, b in zip(c, e[:-1])) > top for e in P):
+        top = sum(map(operator.mul, c, u))
+        levels = [(x, sum(map(operator.mul, c, x))) for x in outside]
+        if any(level > top for _, level in levels):
             continue
-        face_P, face_Q = face(P, c, top), face(Q, c, top)
+        segment = segment_points(u, w)
+        face_Q = terms_at(groups_Q, segment)
+        face_P = terms_at(groups_P, segment + [x for x, level in levels if level == top])
         if is_constant_ratio(face_P, face_Q):
             continue
         root[find(u)] = find(w)

@@ -18,10 +18,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
+from math import lcm
 from typing import Callable
+
+import numpy as np
 
 from headfusion.algebra.expform import ExpForm, x_support
 from headfusion.bounds.facelimits import Direction, canonical_form, face_limit, negate, used_variables
+from headfusion.bounds.lattice import exact_products, int_array
 from headfusion.spec.model import MultiHead
 
 MAX_SUBSET_VARIABLES = 6
@@ -66,24 +70,30 @@ def candidate_directions(model: MultiHead, form: ExpForm) -> list[Direction]:
     return list(dict.fromkeys(out))
 
 
-def block_levels(form: ExpForm, c: Direction) -> list[dict[tuple[int, ...], Fraction]]:
-    """Per block, ⟨c, key(e)⟩ on supp Q′_B (lattice point e ↦ Σ_r e_r·b_r in the block's q columns)."""
-    d = dict(c)
-    out = []
+def face_tops(form: ExpForm, directions: list[Direction]) -> list[tuple[frozenset, ...]]:
+    """Per direction c, per block, the points of supp Q′_B on the top level of ⟨c, key(e)⟩ (the face's points).
+
+    A lattice point e of a block has key Σ_r e_r·b_r in the block's q columns, so ⟨c, key(e)⟩ = ⟨ω, e⟩ with
+    ω_r = ⟨c, b_r⟩; ω is scaled to integers (a positive scale keeps the top level) and all directions are
+    evaluated in one exact integer product per block.
+    """
+    per_block = []
     for block in form.blocks:
+        support = sorted(x_support(block.Q_reduced))
         vectors = [block.basis.point(tuple(1 if i == r else 0 for i in range(block.rank))) for r in range(block.rank)]
-        omega = [sum((d.get(j, Fraction(0)) * v[k] for k, j in enumerate(block.variables)), Fraction(0)) for v in vectors]
-        out.append({e: sum((w * x for w, x in zip(omega, e)), Fraction(0)) for e in x_support(block.Q_reduced)})
-    return out
-
-
-def top_points(levels: list[dict]) -> tuple[frozenset, ...]:
-    """Per block, the points of supp Q′_B on the top level (the face's points)."""
-    tops = []
-    for values in levels:
-        top = max(values.values())
-        tops.append(frozenset(e for e, v in values.items() if v == top))
-    return tuple(tops)
+        omegas = []
+        for c in directions:
+            d = dict(c)
+            omega = [sum((d.get(j, Fraction(0)) * v[k] for k, j in enumerate(block.variables)), Fraction(0)) for v in vectors]
+            scale = lcm(1, *(w.denominator for w in omega))
+            omegas.append([int(w * scale) for w in omega])
+        if block.rank == 0 or not support:
+            per_block.append([frozenset(support)] * len(directions))
+            continue
+        values = exact_products(int_array(support, block.rank), int_array(omegas, block.rank))
+        hits = values == values.max(axis=0)
+        per_block.append([frozenset(support[i] for i in np.flatnonzero(column)) for column in hits.T])
+    return [tuple(block[k] for block in per_block) for k in range(len(directions))]
 
 
 def best_clique(weights: list[int], disjoint: list[set[int]]) -> list[int]:
@@ -114,8 +124,8 @@ def face_family(model: MultiHead, form: ExpForm, bound_of: Callable[[tuple], int
     faces: list[Face] = []
     tops: list[tuple[frozenset, ...]] = []
     whole = tuple(frozenset(x_support(b.Q_reduced)) for b in form.blocks)
-    for c in candidate_directions(model, form):
-        points = top_points(block_levels(form, c))
+    directions = candidate_directions(model, form)
+    for c, points in zip(directions, face_tops(form, directions)):
         if points in seen or points == whole:  # the same face again, or all of Newt(Q′) (its limit is F)
             continue
         seen[points] = len(faces)

@@ -192,3 +192,27 @@ def test_random_sums_fuse_exactly(text):
     assert form.upper_bound <= form.naive_size
     for q in random_points(2, 3):
         assert fused_numeric(form, q) == pytest.approx(model.numeric_value(q), rel=1e-7, abs=1e-7)
+
+
+_laurent = st.dictionaries(st.tuples(st.integers(-3, 3), st.integers(-3, 3)),
+                           st.fractions(min_value=-5, max_value=5, max_denominator=6).filter(bool), min_size=1, max_size=12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(_laurent, _laurent, _laurent)
+def test_flint_products_and_divisions_equal_the_plain_ones(a, b, c):
+    """LPoly's flint path (products, exact division) gives the same exact polynomials as the schoolbook loops."""
+    from headfusion.algebra import laurent
+    from headfusion.algebra.laurent import LPoly, exact_divide, product
+
+    A, B, C = (LPoly(2, x) for x in (a, b, c))
+    saved = laurent.FLINT_PRODUCT_WORK
+    try:
+        laurent.FLINT_PRODUCT_WORK = 10**9  # the plain loops
+        plain = (A * B, product([A, B, C], 2), exact_divide(A * B, B), exact_divide(A * B + C.shift((5, 0)), B))
+        laurent.FLINT_PRODUCT_WORK = 0  # flint for every product and division
+        fast = (A * B, product([A, B, C], 2), exact_divide(A * B, B), exact_divide(A * B + C.shift((5, 0)), B))
+    finally:
+        laurent.FLINT_PRODUCT_WORK = saved
+    assert plain == fast
+    assert fast[2] == A  # the division is exact and undoes the product

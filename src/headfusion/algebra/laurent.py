@@ -9,7 +9,7 @@ sympy's polynomial ring over QQ after shifting exponents to be nonnegative
 from __future__ import annotations
 
 from fractions import Fraction
-from math import gcd
+from math import gcd, prod
 from typing import Iterable, Iterator, Mapping
 
 import sympy
@@ -69,6 +69,9 @@ class LPoly:
         if not isinstance(other, LPoly):
             factor = Fraction(other)
             return LPoly(self.nvars, {e: c * factor for e, c in self.terms.items()})
+        if flint is not None and len(self.terms) * len(other.terms) > FLINT_PRODUCT_WORK:
+            low = tuple(a + b for a, b in zip(self.min_exponent(), other.min_exponent()))
+            return LPoly(self.nvars, _from_flint(_to_flint(self) * _to_flint(other), low))
         out: dict[Exponent, Fraction] = {}
         for e1, c1 in self.terms.items():
             for e2, c2 in other.terms.items():
@@ -164,6 +167,13 @@ def generators(nvars: int) -> tuple[sympy.Symbol, ...]:
 
 def product(polys: Iterable[LPoly], nvars: int) -> LPoly:
     """Π polys (the constant 1 for an empty product)."""
+    polys = list(polys)
+    if flint is not None and len(polys) > 2 and prod(len(p) for p in polys) > FLINT_PRODUCT_WORK:  # one conversion each way
+        low = tuple(sum(column) for column in zip((0,) * nvars, *(p.min_exponent() for p in polys)))
+        out_flint = _to_flint(LPoly.constant(nvars, Fraction(1)))
+        for p in polys:
+            out_flint = out_flint * _to_flint(p)
+        return LPoly(nvars, _from_flint(out_flint, low))
     out = LPoly.constant(nvars, Fraction(1))
     for p in polys:
         out = out * p
@@ -193,6 +203,9 @@ def exact_divide(numerator: LPoly, divisor: LPoly) -> LPoly | None:
                 return None
             offset = tuple(a - b for a, b in zip(low_n, low_d))
             return LPoly(nvars, {tuple(a + b for a, b in zip(e, offset)): c for e, c in quotient_terms.items()})
+    if flint is not None and len(remainder) * len(divisor_terms) > FLINT_PRODUCT_WORK:
+        quotient_flint, rest = divmod(_to_flint(numerator), _to_flint(divisor))
+        return None if not rest.is_zero() else LPoly(nvars, _from_flint(quotient_flint, tuple(a - b for a, b in zip(low_n, low_d))))
     lead_e, lead_c = max(divisor_terms)
     quotient: dict[Exponent, Fraction] = {}
     while remainder:
@@ -211,6 +224,23 @@ def exact_divide(numerator: LPoly, divisor: LPoly) -> LPoly | None:
                 remainder.pop(key, None)
     offset = tuple(a - b for a, b in zip(low_n, low_d))
     return LPoly(nvars, {tuple(a + b for a, b in zip(e, offset)): c for e, c in quotient.items()})
+
+
+FLINT_PRODUCT_WORK = 4096  # products and divisions with more term pairs than this go through flint's fmpq_mpoly (same exact result)
+
+
+def _to_flint(poly: LPoly) -> "flint.fmpq_mpoly":
+    """poly · x^(−min exponent) as a flint polynomial over Q (exponents shifted to start at 0)."""
+    low = poly.min_exponent()
+    context = flint.fmpq_mpoly_ctx.get(("x", max(poly.nvars, 1)), "lex")
+    return context.from_dict({tuple(a - b for a, b in zip(e, low)) or (0,): flint.fmpq(c.numerator, c.denominator)
+                              for e, c in poly.terms.items()})
+
+
+def _from_flint(poly: "flint.fmpq_mpoly", low: Exponent) -> dict[Exponent, Fraction]:
+    """The terms of a flint polynomial times x^low (Fractions; the inverse of `_to_flint`)."""
+    width = len(low)
+    return {tuple(int(a) + b for a, b in zip(e[:width], low)): Fraction(int(c.p), int(c.q)) for e, c in poly.to_dict().items()}
 
 
 UNIVARIATE_FLINT_DEGREE = 64  # exact division of polynomials of higher degree in one variable goes through flint

@@ -20,46 +20,76 @@ from headfusion.cli.progress import Progress
 from headfusion.spec import options
 
 
-def _saved_row(rows_dir: Path, points_dir: Path, key: str, values: dict, text: str) -> dict | None:
-    """The row of a finished point, if its files are there; UsageError when the folder holds another atlas."""
+def _resumed(atlas, rows_dir: Path, points_dir: Path, values: dict) -> tuple[dict | None, str | None]:
+    """(row, None) for a finished point whose certificate the kernel replays and whose row agrees with it;
+    (None, None) for a point not yet done; (None, why) for a point that is redone.  UsageError when the folder
+    holds another atlas."""
+    from headfusion.proof.atlas import point_key, recheck_row
+
+    key = point_key(values)
     path = rows_dir / f"{key}.json"
     if not path.is_file():
-        return None
+        return None, None
     try:
-        saved = json.loads(path.read_text(encoding="utf-8"))
+        saved = json.loads(path.read_text(encoding="utf-8"), parse_constant=_no_constant)
     except (OSError, ValueError):
-        return None  # a damaged row is computed again
-    if not isinstance(saved, dict) or saved.get("spec") != text or saved.get("row", {}).get("point") != values:
+        return None, "its saved row is not readable JSON"
+    if isinstance(saved, dict) and isinstance(saved.get("spec"), str) and saved["spec"] != atlas.text:
         raise UsageError(f"{rows_dir.parent} holds an atlas of another spec ({path.name}); use another --out")
-    row = saved["row"]
-    if row.get("certificate") and not (points_dir / f"{row['certificate']}.json").is_file():
-        return None  # the certificate went missing: compute it again
-    return row
+    cert = None
+    cert_path = points_dir / f"{key}.json"
+    if cert_path.is_file():
+        try:
+            cert = json.loads(cert_path.read_text(encoding="utf-8"), parse_constant=_no_constant)
+        except (OSError, ValueError):
+            cert = None
+    return recheck_row(atlas, values, saved, cert)
+
+
+def _no_constant(name: str) -> None:
+    """NaN and Infinity are not JSON numbers: a file holding them is not read."""
+    raise ValueError(f"{name} is not a number")
 
 
 def cmd_atlas(args: argparse.Namespace) -> int:
     """`atlas`: every point certified (or reused from an earlier run), then the tables."""
     from headfusion.guards import deadline
-    from headfusion.proof.atlas import atlas_spec, certify_point, point_key, run_points
+    from headfusion.proof.atlas import atlas_spec, certify_point, graph_of, point_key, row_of, run_points
+    from headfusion.spec.graph_atlas import graphs_up_to
     from headfusion.render.files import atomic_write
     from headfusion.render.write import write_certificate
     from headfusion.render.atlas import write_atlas
     from headfusion.spec.errors import ResourceLimit
     from headfusion.spec.load import slug_of
 
+    if args.graphs is not None:
+        if args.spec is not None or args.ranges:
+            raise UsageError("--graphs N maps every graph on at most N vertices: give no spec or ranges with it")
+        args.spec, args.ranges = f"graphs:{args.graphs}", [f"graph=1..{len(graphs_up_to(args.graphs))}"]
+    elif args.spec is None or not args.ranges:
+        raise UsageError("give a spec and its ranges (atlas \"sigmoid(a*q1) + sigmoid(b*q1)\" a=1..8 b=a+1..8), or --graphs N")
     atlas = atlas_spec(args.spec, args.ranges)  # names, ranges and spec checked before any work
     points = atlas.points()
     if args.jobs is not None and args.scheduler != "local":
         raise UsageError("--jobs sets the workers of a Dask LocalCluster: give --scheduler local with it")
-    out = options.out_dir(args.out or f"out/atlas_{slug_of(atlas.text + ' ' + ' '.join(args.ranges))}")
+    default = f"out/atlas_graphs-{args.graphs}" if args.graphs is not None else f"out/atlas_{slug_of(atlas.text + ' ' + ' '.join(args.ranges))}"
+    out = options.out_dir(args.out or default)
     points_dir, rows_dir = out / "points", out / "rows"
     for folder in (points_dir, rows_dir):
         folder.mkdir(parents=True, exist_ok=True)
-    rows = {point_key(p): _saved_row(rows_dir, points_dir, point_key(p), p, atlas.text) for p in points}
+    rows: dict[str, dict | None] = {}
+    redone: list[dict] = []
+    with Progress("atlas: replaying saved points", quiet=args.quiet, total=len(points), unit="point") as progress:
+        for k, p in enumerate(points):
+            rows[point_key(p)], why = _resumed(atlas, rows_dir, points_dir, p)
+            if why is not None:  # one line per point: what was wrong with it
+                redone.append({"point": point_key(p), "reason": why})
+                sys.stderr.write(f"headfusion: atlas: {point_key(p)} is computed again: {why}\n")
+            progress.update(done=k + 1)
     todo = [p for p in points if rows[point_key(p)] is None]
     reused = len(points) - len(todo)
     with Progress("atlas", quiet=args.quiet, total=len(points), unit="point") as progress:
-        progress.update(done=reused, note=f"{reused} points from an earlier run" if reused else None)
+        progress.update(done=reused, note=f"{reused} points from an earlier run, replayed by the kernel" if reused else None)
 
         def compute(values: dict) -> dict:
             began = time.monotonic()
@@ -79,29 +109,44 @@ def cmd_atlas(args: argparse.Namespace) -> int:
                 rows[key] = {"point": dict(values), "lower": None, "upper": None, "minimum": None, "status": status,
                              "lemma": None, "claim": None, "reason": result.get("reason"), "certificate": None}
             else:
-                if result["certificate"] is not None:
+                row = result["row"]
+                if result["certificate"] is not None:  # replayed by the kernel inside certify; the row is read off it here
+                    row = row_of(values, result["certificate"], edges=graph_of(atlas, values) if atlas.kind == "graphs" else None)
                     write_certificate(result["certificate"], points_dir, result["queries"], pdf=args.pdf, name=key)
-                atomic_write(rows_dir / f"{key}.json", (json.dumps({"spec": atlas.text, "row": result["row"]}, indent=1) + "\n").encode())
-                rows[key] = result["row"]
+                atomic_write(rows_dir / f"{key}.json", (json.dumps({"spec": atlas.text, "row": row}, indent=1) + "\n").encode())
+                rows[key] = row
             progress.update(done=sum(1 for r in rows.values() if r is not None), note=f"{key}: {rows[key]['status']}")
 
         run_points(todo, compute, done, args.scheduler, args.jobs,
                    submit_args=lambda values: (atlas.text, list(args.ranges), values, args.search_timeout))
     table = [rows[point_key(p)] for p in points]
-    title = atlas.text + " over " + " ".join(args.ranges)
-    note = (f"Produced by `headfusion atlas \"{atlas.text}\" {' '.join(args.ranges)}`; each point's certificate is in "
-            "points/ and replays with `headfusion verify`.")
+    if atlas.kind == "graphs":
+        n = atlas.text.split(":")[1]
+        title = f"the tournament function of every graph on at most {n} vertices"
+        call = f"headfusion atlas --graphs {n}" if args.graphs is not None else f"headfusion atlas {atlas.text} {' '.join(args.ranges)}"
+        note = (f"Produced by `{call}`: each graph of networkx's atlas with no isolated vertex, up to isomorphism, and its "
+                "function Σ σ(q_i − q_j) over the edges ij, i < j; V = the acyclic orientations (vertices of Newt(Q′)), "
+                "|supp Q′| = the forests (the product head).  Each row is read off its point's certificate in points/, "
+                "which the kernel replays (`headfusion verify`).")
+    else:
+        title = atlas.text + " over " + " ".join(args.ranges)
+        note = (f"Produced by `headfusion atlas \"{atlas.text}\" {' '.join(args.ranges)}`; each point's certificate is in "
+                "points/ and replays with `headfusion verify`.")
     paths = write_atlas(table, out, title, atlas.names, atlas.text, list(args.ranges), note, pdf=not args.no_pdf)
     if args.json:
-        print_json({"rows": table, "reused": reused, "computed": len(todo), "files": {k: str(v) for k, v in sorted(paths.items())}})
+        print_json({"rows": table, "reused": reused, "computed": len(todo), "redone": redone,
+                    "files": {k: str(v) for k, v in sorted(paths.items())}})
         return EXIT_OK
     width = max(len(n) for n in atlas.names)
-    sys.stdout.write(" ".join(f"{n:>{max(width, 3)}}" for n in atlas.names) + f" {'lower':>6} {'upper':>6} {'m*':>6}  lower bound by\n")
+    graphs = atlas.kind == "graphs"
+    sys.stdout.write(" ".join(f"{n:>{max(width, 3)}}" for n in atlas.names) + (f" {'edges':<45}" if graphs else "")
+                     + f" {'lower':>6} {'upper':>6} {'m*':>6}  lower bound by\n")
     for row in table:
-        values = " ".join(f"{v:>{max(width, 3)}}" for v in row["point"].values())
+        values = " ".join(f"{v:>{max(width, 3)}}" for v in row["point"].values()) + (f" {row['edges']:<45}" if graphs else "")
         numbers = " ".join(f"{'' if row[k] is None else row[k]:>6}" for k in ("lower", "upper", "minimum"))
         sys.stdout.write(f"{values} {numbers}  {row['lemma'] or row['status']}\n")
-    sys.stdout.write(f"{len(points)} points ({reused} from an earlier run, {len(todo)} computed now)\n")
+    sys.stdout.write(f"{len(points)} points ({reused} from an earlier run, replayed by the kernel; {len(todo)} computed now"
+                     + (f", {len(redone)} of them redone" if redone else "") + ")\n")
     for kind, path in sorted(paths.items()):
         sys.stdout.write(f"wrote {path}\n")
     return EXIT_OK

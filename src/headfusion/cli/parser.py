@@ -15,6 +15,7 @@ from headfusion.cli.verify import cmd_verify
 from headfusion.guards import checked
 from headfusion.proof.replay import DEFAULT_TIMEOUT as VERIFY_TIMEOUT
 from headfusion.spec import options
+from headfusion.spec.graph_atlas import MAX_GRAPH_VERTICES
 
 
 def _add_spec(parser: argparse.ArgumentParser) -> None:
@@ -81,10 +82,13 @@ def build_parser() -> argparse.ArgumentParser:
     explore_.set_defaults(handler=cmd_explore)
 
     atlas = add("atlas", "certify every point of a parameter grid; a table, one certificate per point (resumable)")
-    atlas.add_argument("spec", help="an expression whose numbers may be parameter names (sigmoid(a*q1) + sigmoid(b*q1)), "
-                                    "a proofs/*.toml spec (its parameter) or a family name (d)")
-    atlas.add_argument("ranges", nargs="+", metavar="RANGE", help="a=1..8 b=a+1..8: one range per parameter, in order; a bound "
+    atlas.add_argument("spec", nargs="?", help="an expression whose numbers may be parameter names (sigmoid(a*q1) + sigmoid(b*q1)), "
+                                    "a proofs/*.toml spec (its parameter), a family name (d), or graphs:N (parameter graph)")
+    atlas.add_argument("ranges", nargs="*", metavar="RANGE", help="a=1..8 b=a+1..8: one range per parameter, in order; a bound "
                                                                   "may name an earlier parameter plus or minus an integer")
+    atlas.add_argument("--graphs", type=checked(lambda v: options.count(v, "--graphs", 2, MAX_GRAPH_VERTICES, True)), default=None,
+                       metavar="N", help=f"every graph on at most N vertices (N ≤ {MAX_GRAPH_VERTICES}) without isolated vertices, up to "
+                       "isomorphism: its tournament function Σ σ(q_i − q_j); no spec or ranges")
     atlas.add_argument("--out", default=None, help="output folder (default: out/atlas_<spec>); a rerun into it skips done points")
     atlas.add_argument("--search-timeout", type=checked(lambda v: options.timeout(v, "--search-timeout", True)), default=60.0,
                        metavar="S", help="seconds per solver question of a point")

@@ -14,11 +14,13 @@ timeout and certify's box limit; the whole-point time limit applies to the seque
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
 from headfusion.spec.errors import InputError
 from headfusion.spec.expressions import SpecError
+from headfusion.spec.graph_atlas import Edges, edges_text, graph_spec_vertices, graphs_up_to, tournament_text
 from headfusion.spec.model import Spec
 from headfusion.spec.parametric import Range, grid_points, member_text, names_used, parse_grid
 
@@ -35,7 +37,7 @@ class AtlasSpec:
     """The spec text, how its parameters are set (expression tokens, or a TOML/family parameter), and the ranges."""
 
     text: str
-    kind: str  # "expression" | "toml" | "family"
+    kind: str  # "expression" | "toml" | "family" | "graphs" (graphs:N, parameter graph: the number in the map)
     ranges: tuple[Range, ...]
 
     @property
@@ -56,6 +58,12 @@ def atlas_spec(text: str, range_items: list[str]) -> AtlasSpec:
     ranges = tuple(parse_grid(range_items))
     names = [r.name for r in ranges]
     stripped = text.strip()
+    vertices = graph_spec_vertices(stripped)
+    if vertices is not None:
+        count = len(graphs_up_to(vertices))
+        if names != ["graph"] or any(not 1 <= p["graph"] <= count for p in grid_points(list(ranges))):
+            raise SpecError(f"{stripped} has one parameter, graph, numbering its {count} graphs: give graph=LOW..HIGH within 1..{count}")
+        return AtlasSpec(stripped, "graphs", ranges)
     if stripped in FAMILIES or stripped.endswith(".toml"):
         if stripped in FAMILIES:
             kind, parameter = "family", "d"
@@ -83,7 +91,14 @@ def member(atlas: AtlasSpec, values: dict[str, int]) -> Spec:
 
     if atlas.kind == "expression":
         return load_spec(member_text(atlas.text, values))
+    if atlas.kind == "graphs":
+        return load_spec(tournament_text(graph_of(atlas, values)))
     return load_spec(atlas.text, values[atlas.names[0]])
+
+
+def graph_of(atlas: AtlasSpec, values: dict[str, int]) -> Edges:
+    """The edges of a graph-map point (its number in `graphs_up_to`)."""
+    return graphs_up_to(graph_spec_vertices(atlas.text) or 0)[values["graph"] - 1]
 
 
 def point_key(values: dict[str, int]) -> str:
@@ -91,9 +106,15 @@ def point_key(values: dict[str, int]) -> str:
     return "_".join(f"{k}{v}" for k, v in values.items())
 
 
-def row_of(values: dict[str, int], cert: dict | None, reason: str | None = None) -> dict[str, Any]:
-    """The table row of a point: its values, the certificate's numbers and the lemma of its lower bound."""
+def row_of(values: dict[str, int], cert: dict | None, reason: str | None = None, edges: Edges | None = None) -> dict[str, Any]:
+    """The table row of a point: its values, the certificate's numbers and the lemma of its lower bound.
+
+    A graph-map point (`edges` given) also carries its edges, n, V (the vertices of Newt(Q′): the acyclic
+    orientations) and |supp Q′| (the forests, the product head's atoms)."""
     row: dict[str, Any] = {"point": dict(values)}
+    if edges is not None:
+        row |= {"edges": edges_text(edges), "vertices": len({v for edge in edges for v in edge}),
+                "V": None if cert is None else cert["summary"]["newton_vertices"], "support": None if cert is None else support_size(cert)}
     if cert is None:
         return row | {"lower": None, "upper": None, "minimum": None, "status": "refused", "lemma": None, "claim": None,
                       "reason": reason, "certificate": None}
@@ -103,6 +124,65 @@ def row_of(values: dict[str, int], cert: dict | None, reason: str | None = None)
     return row | {"lower": summary["lower_bound"], "upper": summary["upper_bound"], "minimum": summary["minimum"],
                   "status": summary["status"], "lemma": lemma, "claim": claim, "reason": None,
                   "certificate": point_key(values), "construction": construction_kind(cert)}  # the point's files are named by its values (a1_b2.json), not a hash
+
+
+def support_size(cert: dict) -> int:
+    """|supp Q′| of a certificate's reduced form: the product over blocks of each block's distinct x-exponents."""
+    form = next(c for c in cert["claims"] if c["id"] == "exp-form")["evidence"]
+    size = 1
+    for block in form["blocks"]:
+        size *= len({tuple(e[:-1]) for e, _ in form["shapes"][block["shape"]]["Q"]})
+    return size
+
+
+def _shown(value: object) -> str:
+    """A saved value as JSON, cut short: a 5,000-digit number shows its first digits and its length."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**20:
+        return f"{str(value)[:12]}… ({len(str(abs(value)))} digits)"
+    try:
+        text = json.dumps(value, allow_nan=True)
+    except (TypeError, ValueError):
+        text = type(value).__name__
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
+def recheck_row(atlas: AtlasSpec, values: dict[str, int], saved: object, cert: object) -> tuple[dict | None, str | None]:
+    """A resumed point's row, rebuilt from its certificate after the kernel replays it, or (None, why it is redone).
+
+    `saved` is the parsed row file ({"spec", "row"}), `cert` the parsed certificate file (None: missing).  The
+    row is used only when the certificate is this point's own (its model is the point's function), the
+    kernel's replay accepts every claim, and the saved row equals the row read off the replayed certificate;
+    so no number reaches a table unless a replayed certificate states it.  A row without a certificate (a
+    refusal) is always computed again: there is nothing to replay.
+    """
+    from headfusion.kernel.verify import verify_certificate
+
+    row = saved.get("row") if isinstance(saved, dict) else None
+    if not isinstance(row, dict) or row.get("point") != values:
+        return None, "its saved row is malformed"
+    if row.get("certificate") is None:
+        return None, "its saved row has no certificate to replay"
+    if row.get("certificate") != point_key(values):
+        return None, f"its saved row names another point's certificate ({str(row.get('certificate'))[:40]!r})"
+    if not isinstance(cert, dict):
+        return None, "its certificate is missing or unreadable"
+    try:
+        own = member(atlas, values).model.to_json()
+        if cert.get("model") != own:
+            return None, "its certificate is of another function"
+        report = verify_certificate(cert)
+    except Exception as exc:  # noqa: BLE001 - a file on disk is data: whatever it makes the replay raise, the point is redone
+        return None, f"its certificate cannot be replayed ({type(exc).__name__}: {str(exc)[:120]})"
+    if not report.ok:
+        failed = next((r for r in report.rows if r[2] == "failed"), ("?", "", "", "no theorem"))
+        return None, f"its certificate fails the kernel's replay ({failed[0]}: {failed[3][:120]})"
+    edges = graph_of(atlas, values) if atlas.kind == "graphs" else None
+    replayed = row_of(values, cert, edges=edges)
+    if row != replayed:
+        differing = [k for k in replayed if row.get(k) != replayed[k]] or sorted(set(row) - set(replayed))
+        field = differing[0]
+        return None, f"its saved row disagrees with its replayed certificate ({field}: saved {_shown(row.get(field))}, certificate {_shown(replayed.get(field))})"
+    return replayed, None
 
 
 def construction_kind(cert: dict) -> str:
@@ -127,13 +207,14 @@ def certify_point(text: str, range_items: list[str], values: dict[str, int], sea
     from headfusion.proof.certify import certify
 
     atlas = atlas_spec(text, range_items)
+    edges = graph_of(atlas, values) if atlas.kind == "graphs" else None
     try:
         spec = member(atlas, values)
         command = ["headfusion", "atlas", text, *range_items]
         result = certify(spec, command, search=True, search_timeout=search_timeout)
     except InputError as exc:  # ResourceLimit and SpecError are InputErrors: the point is refused, with the reason
-        return {"row": row_of(values, None, str(exc)), "certificate": None, "queries": {}}
-    return {"row": row_of(values, result.certificate), "certificate": result.certificate, "queries": result.queries}
+        return {"row": row_of(values, None, str(exc), edges), "certificate": None, "queries": {}}
+    return {"row": row_of(values, result.certificate, edges=edges), "certificate": result.certificate, "queries": result.queries}
 
 
 def point_task(*args: Any) -> dict[str, Any]:

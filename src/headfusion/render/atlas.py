@@ -19,26 +19,38 @@ from headfusion.render.files import LATEX_TIMEOUT, atomic_write, compile_pdf, la
 from headfusion.render.tex import latex_escape, tex_text
 
 HEADERS = ("lower", "upper", "m*", "status", "lower bound by")
+GRAPH_HEADERS = ("edges", "n", "V", "\\|supp Q′\\|")  # a graph map's Markdown columns after the graph's number
+GRAPH_FIELDS = ("edges", "vertices", "V", "support")
+
+
+def _graphs(rows: list[dict]) -> bool:
+    """Whether the rows are a graph map's (each carries its graph's edges)."""
+    return bool(rows) and all("edges" in row for row in rows)
+
+
+def _text(value: object) -> str:
+    return "" if value is None else str(value)
 
 
 def _cells(row: dict) -> list[str]:
     minimum = "" if row["minimum"] is None else str(row["minimum"])
     lemma = row["lemma"] or (f"refused: {row['reason']}" if row.get("reason") else "")
     claim = f", {row['claim']}" if row.get("claim") else ""
-    return [str(v) for v in row["point"].values()] + ["" if row["lower"] is None else str(row["lower"]),
-                                                      "" if row["upper"] is None else str(row["upper"]), minimum,
-                                                      row["status"], lemma + claim]
+    graph = [_text(row[k]) for k in GRAPH_FIELDS] if "edges" in row else []
+    return [str(v) for v in row["point"].values()] + graph + ["" if row["lower"] is None else str(row["lower"]),
+                                                              "" if row["upper"] is None else str(row["upper"]), minimum,
+                                                              row["status"], lemma + claim]
 
 
 def _beaten(rows: list[dict]) -> bool:
-    """Whether some point's head is not the product head (then the table says how each head was found, DESIGN §10)."""
-    return any(row.get("construction") not in (None, "product", "reduced") for row in rows)
+    """Whether the table says how each head was found (DESIGN §10): on a graph map, or when some head is not the product head."""
+    return _graphs(rows) or any(row.get("construction") not in (None, "product", "reduced") for row in rows)
 
 
 def atlas_markdown(rows: list[dict], title: str, names: list[str], note: str = "") -> str:
     """A Markdown table of the rows (one line per point); a column "head" when a construction beats the product head."""
     kinds = _beaten(rows)
-    head = list(names) + list(HEADERS) + ["head"] * kinds
+    head = list(names) + list(GRAPH_HEADERS) * _graphs(rows) + list(HEADERS) + ["head"] * kinds
     lines = [f"# Atlas: {title}", ""] + ([note, ""] if note else [])
     lines += ["| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
     for row in rows:
@@ -52,7 +64,7 @@ def atlas_markdown(rows: list[dict], title: str, names: list[str], note: str = "
 def atlas_csv(rows: list[dict], names: list[str]) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    fields = ("lower", "upper", "minimum", "status", "lemma", "claim", "certificate", "reason") + ("construction",) * _beaten(rows)
+    fields = GRAPH_FIELDS * _graphs(rows) + ("lower", "upper", "minimum", "status", "lemma", "claim", "certificate", "reason") + ("construction",) * _beaten(rows)
     writer.writerow(list(names) + list(fields))
     for row in rows:
         writer.writerow([*row["point"].values(), *("" if row.get(k) is None else row[k] for k in fields)])
@@ -73,18 +85,22 @@ def _title_tex(title: str, spec: str | None, ranges: list[str] | None) -> str:
         formula = formula_tex(spec)
     except Exception:  # noqa: BLE001 - a family name or a TOML path: the plain title
         return tex_text(title)
+    if not isinstance(formula, str) or not formula:  # a graph map (graphs:N) is no formula
+        return tex_text(title)
     return rf"${formula}$ over " + ", ".join(tex_text(r) for r in ranges)
 
 
 def atlas_latex(rows: list[dict], title: str, names: list[str], figure: str | None, function: str | None = None,
                 ranges: list[str] | None = None) -> str:
     """A standalone LaTeX document: the table (longtable) and the figure, if any."""
-    head = " & ".join([f"${latex_escape(n)}$" for n in names] + ["lower", "upper", "$m^*$", "status", "lower bound by"])
+    graph = _graphs(rows)
+    head = " & ".join([f"${latex_escape(n)}$" for n in names] + [r"edges", "$n$", "$V$", r"$|\mathrm{supp}\,Q'|$"] * graph
+                      + ["lower", "upper", "$m^*$", "status", "lower bound by"])
     body = [" & ".join(latex_escape(c) for c in _cells(row)) + r"\\" for row in rows]
-    spec = "r" * len(names) + "rrrll"
+    spec = "r" * len(names) + "lrrr" * graph + "rrrll"
     return "\n".join([
-        r"\documentclass[10pt]{article}", r"\usepackage[margin=2cm]{geometry}", r"\usepackage{longtable,booktabs,tikz}",
-        r"\begin{document}", r"\section*{Atlas: " + _title_tex(title, function, ranges) + "}",
+        r"\documentclass[10pt]{article}", r"\usepackage[margin=2cm" + ",landscape" * graph + "]{geometry}",
+        r"\usepackage{longtable,booktabs,tikz}", r"\begin{document}" + r"\small" * graph, r"\section*{Atlas: " + _title_tex(title, function, ranges) + "}",
         (figure or "") + ("\n\n" if figure else ""),
         r"\begin{longtable}{" + spec + "}", r"\toprule", head + r"\\", r"\midrule", r"\endhead",
         *body, r"\bottomrule", r"\end{longtable}", r"\end{document}", ""])

@@ -1,81 +1,90 @@
-"""The atlas of every graph on at most 5 vertices: its tournament function certified, the bounds and the lemma.
+"""The map of every graph on at most N vertices: `headfusion atlas --graphs N`, timed, copied into docs/atlas.
 
-For each graph of networkx's atlas with at most 5 vertices, at least one edge and no isolated vertex (up to
-isomorphism: 33 graphs), the tournament function Σ_{ij} σ(q_i − q_j) (i < j) is certified exactly as
-`headfusion certify` does (searches only where the bounds differ and the box is small, `--search-timeout`
-seconds each), the certificate is replayed by the kernel, and one row is written: the edges, V (the acyclic
-orientations), |supp Q′| (the forests), the proved lower bound with its lemma, the construction and m* where the
-bounds meet.  Tables: docs/atlas/graphs-5.{md,csv,json}.
+Runs the command (resumable: a rerun into the same --work folder replays the points already done and computes
+the rest), on one machine or on a Dask scheduler (--scheduler tcp://HOST:8786, started with `dask scheduler`
+and `dask worker` processes), then writes docs/atlas/graphs-N.{md,csv,json}: the command's tables, with a
+summary (decided count, lemmas of the lower bounds, heads of the upper bounds) and the wall time of the run.
 
-Run: python3 benchmarks/graph_atlas.py [--out docs/atlas] [--search-timeout S]
+With --kill-after S the first run is stopped by SIGTERM after S seconds and the same command run again (the
+resumability check): the summary gives both invocations.
+
+Run: python3 benchmarks/graph_atlas.py [--graphs 6] [--work out/atlas_graphs-6] [--scheduler ADDRESS] [--kill-after S]
+     [--where TEXT] [--docs docs/atlas]
 """
 
 from __future__ import annotations
 
 import argparse
-import csv
+import collections
 import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
-
-import networkx as nx
-
-from headfusion.kernel.verify import verify_certificate
-from headfusion.proof.atlas import LEMMA_OF
-from headfusion.proof.certify import certify
-from headfusion.spec.load import load_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def graphs() -> list[list[tuple[int, int]]]:
-    """Edge lists (1-based, i < j) of the graphs on at most 5 vertices with no isolated vertex, up to isomorphism."""
-    out = []
-    for g in nx.graph_atlas_g()[1:]:
-        if g.number_of_nodes() > 5:
-            break
-        if g.number_of_edges() and all(deg for _, deg in g.degree()):
-            out.append(sorted((min(i, j) + 1, max(i, j) + 1) for i, j in g.edges()))
-    return out
+def summary(rows: list[dict], runs: list[str], where: str, argv: list[str]) -> list[str]:
+    """Markdown lines: the decided count, how the bounds were obtained, the time and the command."""
+    decided = sum(row["minimum"] is not None for row in rows)
+    lemmas = collections.Counter(row["lemma"] or row["status"] for row in rows)
+    heads = collections.Counter(row.get("construction") or row["status"] for row in rows)
+    lines = ["", "## Summary", "",
+             f"- {decided} of {len(rows)} decided (m* proved); {len(rows) - decided} with bounds that do not meet.",
+             "- Lower bounds by: " + "; ".join(f"{lemma} {count}" for lemma, count in sorted(lemmas.items(), key=lambda kv: (-kv[1], kv[0]))) + ".",
+             "- Upper bounds by the head: " + "; ".join(f"{head} {count}" for head, count in sorted(heads.items(), key=lambda kv: (-kv[1], kv[0]))) + ".",
+             f"- The run {where}: " + "; ".join(runs) + ".",
+             f"- Command: `{' '.join(argv)}`.", ""]
+    return lines
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", default=str(ROOT / "docs" / "atlas"))
-    parser.add_argument("--search-timeout", type=float, default=10.0)
+    parser.add_argument("--graphs", type=int, default=6)
+    parser.add_argument("--work", default=None, help="the atlas folder (default out/atlas_graphs-N)")
+    parser.add_argument("--scheduler", default=None)
+    parser.add_argument("--search-timeout", default="20")
+    parser.add_argument("--docs", default=str(ROOT / "docs" / "atlas"))
+    parser.add_argument("--kill-after", type=float, default=None, metavar="S", help="SIGTERM the first run after S seconds, then rerun")
+    parser.add_argument("--where", default="on the shared 2-core machine", help="how the run was made, for the summary line")
     args = parser.parse_args()
-    rows = []
-    started = time.perf_counter()
-    for k, edges in enumerate(graphs(), 1):
-        text = " + ".join(f"sigmoid(q{i} - q{j})" for i, j in edges)
-        cert = json.loads(json.dumps(certify(load_spec(text), ["headfusion", "certify", text], search_timeout=args.search_timeout).certificate))
-        assert verify_certificate(cert).ok, text
-        s = cert["summary"]
-        exp = next(c for c in cert["claims"] if c["id"] == "exp-form")["evidence"]
-        support = 1
-        for block in exp["blocks"]:
-            support *= len({tuple(e[:-1]) for e, _ in exp["shapes"][block["shape"]]["Q"]})
-        rows.append({"graph": k, "edges": " ".join(f"{i}{j}" for i, j in edges), "vertices": len({v for e in edges for v in e}),
-                     "V": s["newton_vertices"], "supp": support, "lower": s["lower_bound"], "upper": s["upper_bound"],
-                     "minimum": s["minimum"], "lemma": LEMMA_OF.get(s["lower_bound_claim"], s["lower_bound_claim"])})
-        print(rows[-1], flush=True)
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "graphs-5.json").write_text(json.dumps(rows, indent=1) + "\n")
-    with open(out / "graphs-5.csv", "w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
-    lines = ["# Atlas: the tournament function of every graph on at most 5 vertices", "",
-             "Produced by `python benchmarks/graph_atlas.py` (each row from a certificate that the kernel replays; the function is",
-             "Σ σ(q_i − q_j) over the edges ij, i < j; V = the acyclic orientations, |supp Q′| = the forests = the construction).", "",
-             "| # | edges | n | V | \\|supp Q′\\| | lower | upper | m* | lower bound by |", "|---|---|---|---|---|---|---|---|---|"]
-    for r in rows:
-        lines.append(f"| {r['graph']} | {r['edges']} | {r['vertices']} | {r['V']} | {r['supp']} | {r['lower']} | {r['upper']} | "
-                     f"{r['minimum'] if r['minimum'] is not None else 'open'} | {r['lemma']} |")
-    decided = sum(r["minimum"] is not None for r in rows)
-    lines += ["", f"{decided} of {len(rows)} decided; {time.perf_counter() - started:.0f} s on the 2-core machine."]
-    (out / "graphs-5.md").write_text("\n".join(lines) + "\n")
+    work = Path(args.work or ROOT / "out" / f"atlas_graphs-{args.graphs}")
+    argv = ["headfusion", "atlas", "--graphs", str(args.graphs), "--search-timeout", args.search_timeout, "--no-pdf", "-q"]
+    if args.scheduler:
+        argv += ["--scheduler", args.scheduler]
+    command = [sys.executable, "-m", "headfusion", *argv[1:], "--out", str(work), "--json"]
+    runs = []  # (seconds, computed, replayed) of each invocation
+    if args.kill_after:  # the resumability check: SIGTERM after S seconds, then the same command again
+        began = time.monotonic()
+        first = subprocess.Popen(command, stdout=subprocess.DEVNULL, env=dict(os.environ), start_new_session=True)
+        try:
+            first.wait(timeout=args.kill_after)
+            stopped = "finished before the SIGTERM"
+        except subprocess.TimeoutExpired:
+            os.killpg(first.pid, signal.SIGTERM)
+            first.wait(timeout=120)
+            stopped = f"SIGTERM (exit {first.returncode})"
+        finished = len(list((work / "rows").glob("*.json")))
+        runs.append(f"{stopped} after {time.monotonic() - began:.0f} s with {finished} rows saved")
+    began = time.monotonic()
+    done = subprocess.run(command, check=True, env=dict(os.environ), stdout=subprocess.PIPE, text=True)
+    seconds = time.monotonic() - began
+    report = json.loads(done.stdout)
+    runs.append(f"then {report['computed']} graphs computed and {report['reused']} replayed from the earlier run (their certificates "
+                f"checked by the kernel), {len(report['redone'])} redone, in {seconds:.0f} s")
+    rows = report["rows"]
+    docs = Path(args.docs)
+    docs.mkdir(parents=True, exist_ok=True)
+    stem = f"graphs-{args.graphs}"
+    shutil.copyfile(work / "atlas.csv", docs / f"{stem}.csv")
+    shutil.copyfile(work / "atlas.json", docs / f"{stem}.json")
+    markdown = (work / "atlas.md").read_text().rstrip("\n").splitlines()
+    (docs / f"{stem}.md").write_text("\n".join(markdown + summary(rows, runs, args.where, argv)))
+    print("; ".join(runs) + f"; wrote {docs / stem}.{{md,csv,json}}")
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ from typing import Callable
 
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from headfusion.kernel.base import CheckFailed as KernelCheckFailed, SchemaError
 from headfusion.kernel.checks import combined
@@ -598,3 +599,29 @@ def _kernel_pq(text: str) -> tuple[dict, dict]:
 
     P, Q, _ = kernel_question(exponential_form(load_spec(text).model))
     return P, Q
+
+
+_sparse = st.dictionaries(st.tuples(st.integers(-2, 2), st.integers(-2, 2)),
+                          st.fractions(min_value=-4, max_value=4, max_denominator=3).filter(bool), min_size=1, max_size=6)
+
+
+@settings(max_examples=150, deadline=None)
+@given(_sparse, _sparse, _sparse, _sparse, st.fractions(min_value=-3, max_value=3, max_denominator=4).filter(bool),
+       st.tuples(st.integers(-3, 3), st.integers(-3, 3)), st.booleans())
+def test_same_fraction_agrees_with_cross_multiplication(a, b, c, d, kappa, shift, scaled):
+    """The kernel's linear-time shortcut (a, b) = κ·x^s·(c, d) never says 'equal' where a·d ≠ c·b, and sees scaled translates."""
+    from headfusion.kernel.poly import add, mul, same_fraction
+
+    if scaled:  # a, b: κ·x^s times c, d (the shortcut's case), or c, d themselves with one coefficient changed
+        a = {tuple(x + y for x, y in zip(e, shift)): kappa * v for e, v in c.items()}
+        b = {tuple(x + y for x, y in zip(e, shift)): kappa * v for e, v in d.items()}
+    cross = not add(mul(a, d), mul(c, b), Fraction(-1))
+    assert same_fraction(a, b, c, d) == cross
+    if scaled:
+        assert cross
+        tampered = dict(a)
+        first = min(tampered)
+        tampered[first] += 1
+        tampered = {e: v for e, v in tampered.items() if v}
+        assert add(mul(tampered, d), mul(c, b), Fraction(-1))  # a changed coefficient: the fractions differ ...
+        assert not same_fraction(tampered, b, c, d)  # ... and the kernel says so

@@ -49,7 +49,8 @@ def option_tables(parser: argparse.ArgumentParser) -> str:
             value = "" if action.nargs == 0 else (action.metavar or (("{" + ",".join(action.choices) + "}") if action.choices
                                                                       else action.dest.upper()))
             value += f" ({UNITS[action.metavar]})" if action.metavar in UNITS else ""
-            default = "required" if action.required or not action.option_strings else _default(action)
+            optional_positional = not action.option_strings and action.nargs in ("?", "*")
+            default = "optional" if optional_positional else ("required" if action.required or not action.option_strings else _default(action))
             lines.append(f"| {flags} | {_cell(value)} | {default} | {_cell(action.help or '')} |")
         lines.append("")
     return "\n".join(lines)

@@ -11,7 +11,7 @@ from typing import Any
 from headfusion.kernel import graphs, statements as say
 from headfusion.kernel.base import MAX_POINTS, MAX_TERMS, integer, rational, require, within
 from headfusion.kernel.model import Model, group_polys, relative_keys, t_scale
-from headfusion.kernel.poly import (Poly, add, divide, lattice_coordinates, mul, poly_from_json, product, t_sign,
+from headfusion.kernel.poly import (Poly, add, divide, lattice_coordinates, mul, poly_from_json, product, same_fraction, t_sign,
                                     x_groups)
 from headfusion.kernel.refutation import replay
 
@@ -77,7 +77,7 @@ def check_exp_form(model: Model, ev: dict, facts: Facts) -> Result:
         # P_B = h·P′_B and Q_B = h·Q′_B, so (L5) lowest terms are never wider: refused before any product with them
         within(max(a - b for R, S in ((Pr, P), (Qr, Q)) for a, b in zip(span(R), span(S))), 0,
                f"block of heads {heads[:5]}: width of P'_B or Q'_B beyond that of its heads' P_B or Q_B")
-        require(Qr and not add(mul(Pr, Q), mul(P, Qr), Fraction(-1)), f"block of heads {heads}: P'_B/Q'_B is not the sum of its heads")
+        require(Qr and Q and same_fraction(Pr, Qr, P, Q), f"block of heads {heads}: P'_B/Q'_B is not the sum of its heads")
         done.add(signature)
     require(sorted(seen) == list(range(len(model.heads))), "blocks do not cover every head exactly once")
     used_shapes = sorted({integer(b["shape"]) for b in blocks})
@@ -144,7 +144,7 @@ def check_construction(model: Model, ev: dict, facts: Facts) -> Result:
     sizes, found = [], set()
     for i, (item, (_, _, rank, Pr, Qr)) in enumerate(zip(ev["heads"], exp["shapes"])):
         N, D = poly_from_json(item["N"], rank + 1), poly_from_json(item["D"], rank + 1)
-        require(D and not add(mul(N, Qr), mul(D, Pr), Fraction(-1)), f"shape {i}: N_B/D_B differs from P'_B/Q'_B")
+        require(D and Qr and same_fraction(N, D, Pr, Qr), f"shape {i}: N_B/D_B differs from P'_B/Q'_B")
         groups = x_groups(D)
         require(all(t_sign(c, exp["scale"]) == 1 for c in groups.values()), f"shape {i}: a weight is not positive")
         require(set(x_groups(N)) <= set(groups), f"shape {i}: supp N is not inside supp D")

@@ -49,6 +49,19 @@ def mul(a: Poly, b: Poly) -> Poly:
     return {e: c for e, c in out.items() if c}
 
 
+def same_fraction(a: Poly, b: Poly, c: Poly, d: Poly) -> bool:
+    """a/b = c/d for nonzero b, d.  When (a, b) = κ·x^s·(c, d) for one rational κ and one monomial x^s (a block already
+    in lowest terms, stored translated), that is seen in linear time; else a·d = c·b coefficient by coefficient."""
+    if b and d and len(b) == len(d) and len(a) == len(c):
+        low_b, low_d = min(b), min(d)  # a translation keeps the lexicographic order: the least terms correspond
+        s = tuple(x - y for x, y in zip(low_b, low_d))
+        ratio = b[low_b] / d[low_d]
+        moved = lambda e: tuple(x + y for x, y in zip(e, s))  # noqa: E731
+        if all(b.get(moved(e)) == ratio * v for e, v in d.items()) and all(a.get(moved(e)) == ratio * v for e, v in c.items()):
+            return True  # equal lengths and every term matched: (a, b) = ratio·x^s·(c, d)
+    return not add(mul(a, d), mul(c, b), Fraction(-1))
+
+
 def product(polys: list[Poly], nvars: int) -> Poly:
     """Π polys (1 for the empty product)."""
     out: Poly = {(0,) * nvars: Fraction(1)}

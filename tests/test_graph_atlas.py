@@ -1,0 +1,168 @@
+"""`headfusion atlas --graphs N` and the atlas's re-check of what it resumes (issue "Every graph on six vertices").
+
+The graph map's rows agree with networkx's Tutte polynomial: |supp Q′| = T_G(2, 1) (the forests, the product
+head), V = T_G(2, 0) (the acyclic orientations), and no lower bound exceeds the forests.  A resumed point is
+used only after the kernel replays its own certificate and its row agrees with it; the reproducers of the
+issue (a raised row, a row naming another point's file, NaN, a 5,000-digit bound, a bound written as a
+string) are each redone, said in one line, and never reach a table.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import networkx as nx
+import pytest
+import sympy
+
+from headfusion.kernel.verify import verify_file
+from headfusion.spec.graph_atlas import graphs_up_to
+
+from .conftest import run_cli
+
+ROOT = Path(__file__).resolve().parent.parent
+ISSUE = ("sigmoid(a*q1) + sigmoid(b*q1)", "a=1..2", "b=a+1..3")  # the issue's reproducer: m* = 4 at every point
+X, Y = sympy.symbols("x y")
+
+
+def tutte(edges) -> tuple[int, int]:
+    """(T_G(2, 1), T_G(2, 0)) from networkx's Tutte polynomial: the forests and the acyclic orientations of G."""
+    polynomial = nx.tutte_polynomial(nx.Graph(list(edges)))
+    return int(polynomial.subs({X: 2, Y: 1})), int(polynomial.subs({X: 2, Y: 0}))
+
+
+def run_atlas(capsys, out: Path, *argv: str) -> tuple[int, str, str]:
+    return run_cli(capsys, "atlas", *argv, "--out", str(out), "--no-pdf", "-q")
+
+
+def edit_row(out: Path, key: str, change) -> None:
+    """Rewrite rows/<key>.json as text (so that NaN and a 5,000-digit number can be written as a forger would)."""
+    path = out / "rows" / f"{key}.json"
+    path.write_text(change(path.read_text()))
+
+
+def set_fields(**fields):
+    def change(text: str) -> str:
+        saved = json.loads(text)
+        saved["row"].update(fields)
+        return json.dumps(saved)
+    return change
+
+
+def replace_lower(new: str):
+    return lambda text: text.replace('"lower": 4', f'"lower": {new}', 1)
+
+
+@pytest.mark.parametrize("forge,said", [
+    (set_fields(lower=5, upper=5, minimum=5), "disagrees with its replayed certificate (lower: saved 5, certificate 4)"),
+    (set_fields(certificate="a1_b3"), "names another point's certificate"),
+    (replace_lower("NaN"), "not readable JSON"),
+    (replace_lower("9" * 5000), "(5000 digits), certificate 4"),
+    (replace_lower('"7"'), 'saved "7", certificate 4'),
+])
+def test_a_forged_row_is_redone_and_never_reaches_a_table(tmp_path, capsys, forge, said):
+    code, _, err = run_atlas(capsys, tmp_path, *ISSUE)
+    assert code == 0, err
+    tables = {name: (tmp_path / name).read_text() for name in ("atlas.md", "atlas.csv", "atlas.json")}
+    edit_row(tmp_path, "a1_b2", forge)
+    code, out, err = run_atlas(capsys, tmp_path, *ISSUE)
+    assert code == 0 and "Traceback" not in err
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("headfusion: atlas: a1_b2 is computed again: ") and said in lines[0], err
+    assert "  1   2      4      4      4  " in out and "5" not in out.splitlines()[1]  # the printed table says 4
+    assert {name: (tmp_path / name).read_text() for name in tables} == tables  # the same tables, byte for byte
+    assert "| 1 | 2 | 4 | 4 | 4 | proved |" in tables["atlas.md"]
+    assert json.loads((tmp_path / "rows" / "a1_b2.json").read_text())["row"]["lower"] == 4  # the row was rewritten
+    code, _, err = run_atlas(capsys, tmp_path, *ISSUE)
+    assert code == 0 and err == ""  # and is reused from then on
+
+
+def test_a_certificate_of_another_point_or_one_the_kernel_rejects_is_redone(tmp_path, capsys):
+    code, _, err = run_atlas(capsys, tmp_path, *ISSUE)
+    assert code == 0, err
+    points = tmp_path / "points"
+    shutil.copy(points / "a1_b3.json", points / "a1_b2.json")  # another point's certificate under this point's name
+    forged = json.loads((points / "a2_b3.json").read_text())  # a raised claim, with the row raised to agree with it
+    forged["summary"]["lower_bound"] = 5
+    (points / "a2_b3.json").write_text(json.dumps(forged))
+    edit_row(tmp_path, "a2_b3", set_fields(lower=5))
+    code, _, err = run_cli(capsys, "atlas", *ISSUE, "--out", str(tmp_path), "--no-pdf", "-q", "--json")
+    assert code == 0
+    said = dict(line.split(" is computed again: ") for line in err.splitlines())
+    assert said["headfusion: atlas: a1_b2"] == "its certificate is of another function"
+    assert said["headfusion: atlas: a2_b3"].startswith("its certificate fails the kernel's replay")
+    assert all(row["lower"] == 4 for row in json.loads((tmp_path / "atlas.json").read_text())["rows"])
+    assert all(verify_file(str(points / f"{key}.json")).ok for key in ("a1_b2", "a1_b3", "a2_b3"))
+
+
+def test_the_graph_map_on_four_vertices_agrees_with_the_tutte_polynomial(tmp_path, capsys):
+    code, stdout, err = run_cli(capsys, "atlas", "--graphs", "4", "--out", str(tmp_path), "--no-pdf", "-q", "--json")
+    assert code == 0, err
+    rows = json.loads(stdout)["rows"]
+    assert [row["point"]["graph"] for row in rows] == list(range(1, 11))  # 1 + 2 + 7 graphs on 2, 3, 4 vertices
+    for row, edges in zip(rows, graphs_up_to(4)):
+        forests, acyclic = tutte(edges)
+        assert row["edges"] == " ".join(f"{i}{j}" for i, j in edges)
+        assert (row["support"], row["V"]) == (forests, acyclic)
+        assert acyclic <= row["lower"] <= row["upper"] <= forests
+        assert verify_file(str(tmp_path / "points" / f"{row['certificate']}.json")).ok
+    assert {row["edges"]: row["minimum"] for row in rows}["12 13 14 23 34"] == 24  # the diamond, by V3
+    table = (tmp_path / "atlas.md").read_text()
+    assert "| graph | edges | n | V | \\|supp Q′\\| | lower | upper | m* |" in table
+
+
+def test_the_committed_map_of_six_vertices_agrees_with_the_tutte_polynomial():
+    """docs/atlas/graphs-6.json: 155 graphs; on each, V and |supp Q′| are T_G(2, 0) and T_G(2, 1), lower ≤ upper ≤ forests."""
+    rows = json.loads((ROOT / "docs" / "atlas" / "graphs-6.json").read_text())["rows"]
+    assert len(rows) == len(graphs_up_to(6)) == 155
+    for row, edges in zip(rows, graphs_up_to(6)):
+        forests, acyclic = tutte(edges)
+        assert row["edges"] == " ".join(f"{i}{j}" for i, j in edges)
+        assert (row["support"], row["V"]) == (forests, acyclic), row
+        assert row["lower"] <= row["upper"] <= forests, row
+        assert row["minimum"] in (None, row["lower"]) and (row["minimum"] is None) == (row["lower"] < row["upper"])
+
+
+@pytest.mark.parametrize("argv,words", [
+    (("--graphs", "7"), "--graphs must be at most 6"),
+    (("--graphs", "1"), "--graphs must be at least 2"),
+    (("--graphs", "6", "sigmoid(a*q1)", "a=1..2"), "give no spec or ranges"),
+    (("graphs:9", "graph=1..3"), "N must be 2..6"),
+    (("graphs:4", "graph=0..3"), "within 1..10"),
+    (("graphs:4", "graph=1..11"), "within 1..10"),
+    (("graphs:4", "n=1..3"), "one parameter, graph"),
+    ((), "or --graphs N"),
+])
+def test_bad_graph_maps_are_refused_before_any_work(tmp_path, capsys, argv, words):
+    code, out, err = run_cli(capsys, "atlas", *argv, "--out", str(tmp_path / "x"))
+    assert code == 2 and out == "" and err.startswith("headfusion: error:") and err.count("\n") == 1 and words in err, err
+    assert not (tmp_path / "x").exists()
+
+
+@pytest.mark.slow  # a SIGTERM'd graph map and its rerun
+def test_a_killed_graph_map_resumes_from_replayed_points(tmp_path, capsys):
+    """SIGTERM after a few graphs; the same command again replays those (not redone) and computes the rest."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    argv = [sys.executable, "-m", "headfusion", "atlas", "--graphs", "4", "--out", str(tmp_path), "--no-pdf", "-q"]
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    rows = tmp_path / "rows"
+    began = time.monotonic()
+    while time.monotonic() - began < 300 and len(list(rows.glob("*.json"))) < 3 and proc.poll() is None:
+        time.sleep(0.05)
+    os.kill(proc.pid, signal.SIGTERM)
+    proc.wait(timeout=60)
+    finished = {p.name: p.stat().st_mtime_ns for p in rows.glob("*.json")}
+    assert len(finished) >= 3
+    code, stdout, err = run_cli(capsys, "atlas", "--graphs", "4", "--out", str(tmp_path), "--no-pdf", "-q", "--json")
+    assert code == 0 and err == "", err  # nothing redone: every finished point replayed and agreed
+    data = json.loads(stdout)
+    assert data["reused"] >= len(finished) and data["reused"] + data["computed"] == 10 and data["redone"] == []
+    assert all(rows.joinpath(name).stat().st_mtime_ns == stamp for name, stamp in finished.items())
+    assert [row["support"] for row in data["rows"]] == [tutte(edges)[0] for edges in graphs_up_to(4)]

@@ -74,7 +74,7 @@ def main() -> None:
     done = subprocess.run(command, check=True, env=dict(os.environ), stdout=subprocess.PIPE, text=True)
     seconds = time.monotonic() - began
     report = json.loads(done.stdout)
-    runs.append(f"then {report['computed']} graphs computed and {report['reused']} replayed from the earlier run (their certificates "
+    runs.append(("then " if runs else "") + f"{report['computed']} graphs computed and {report['reused']} replayed from the earlier run (their certificates "
                 f"checked by the kernel), {len(report['redone'])} redone, in {seconds:.0f} s")
     rows = report["rows"]
     docs = Path(args.docs)

@@ -4,8 +4,14 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import random
+import signal
+import subprocess
+import sys
+import time
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -82,3 +88,18 @@ def rejected_by_verify(capsys: pytest.CaptureFixture[str], tmp_path, cert: dict,
     line = next((row for row in out.splitlines() if cid in row and "FAIL" in row.upper()), None)
     assert line is not None, out
     assert all(w in line for w in words), line
+
+
+def atlas_killed_after(argv: list[str], out: Path, rows: int) -> dict[str, int]:
+    """Start `headfusion atlas ARGV --out OUT` in a child process, SIGTERM it once `rows` rows are saved (or it ends);
+    return the saved rows' files with their modification times (a resumed run must leave them as they are)."""
+    command = [sys.executable, "-m", "headfusion", "atlas", *argv, "--out", str(out), "--no-pdf", "-q"]
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    saved = out / "rows"
+    began = time.monotonic()
+    while time.monotonic() - began < 300 and len(list(saved.glob("*.json"))) < rows and proc.poll() is None:
+        time.sleep(0.05)
+    os.kill(proc.pid, signal.SIGTERM)
+    proc.wait(timeout=60)
+    assert proc.returncode in (143, 0), proc.stderr.read()
+    return {p.name: p.stat().st_mtime_ns for p in saved.glob("*.json")}

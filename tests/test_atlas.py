@@ -16,7 +16,7 @@ import pytest
 from headfusion.kernel.verify import verify_file
 from headfusion.proof.atlas import moonshot_subset_sums
 
-from .conftest import run_cli
+from .conftest import atlas_killed_after, run_cli
 
 PAIRS = ("sigmoid(a*q1) + sigmoid(b*q1)", "a=1..3", "b=a+1..4")  # (1,2) (1,3) (1,4) (2,3) (2,4) (3,4)
 TRIPLES = "sigmoid(a*q1) + sigmoid(b*q1) + sigmoid(c*q1)"
@@ -79,17 +79,8 @@ def test_a_folder_of_another_atlas_is_refused(tmp_path, capsys):
 @pytest.mark.slow  # a SIGTERM'd run and its rerun
 def test_a_killed_atlas_resumes_without_redoing_points(tmp_path, capsys):
     """SIGTERM in the middle of a run; the second run reuses every point the first one finished."""
-    argv = [sys.executable, "-m", "headfusion", "atlas", TRIPLES, "a=1..2", "b=a+1..4", "c=b+1..5", "--out", str(tmp_path),
-            "--no-pdf", "-q"]
-    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    finished = atlas_killed_after([TRIPLES, "a=1..2", "b=a+1..4", "c=b+1..5"], tmp_path, 2)
     rows = tmp_path / "rows"
-    began = time.monotonic()
-    while time.monotonic() - began < 120 and len(list(rows.glob("*.json"))) < 2 and proc.poll() is None:
-        time.sleep(0.05)
-    os.kill(proc.pid, signal.SIGTERM)
-    proc.wait(timeout=60)
-    assert proc.returncode in (143, 0), proc.stderr.read()
-    finished = {p.name: p.stat().st_mtime_ns for p in rows.glob("*.json")}
     assert len(finished) >= 2
     data = atlas(capsys, tmp_path, TRIPLES, "a=1..2", "b=a+1..4", "c=b+1..5")
     total = len(data["rows"])  # (1,2,3..5), (1,3,4..5), (1,4,5), (2,3,4..5), (2,4,5)

@@ -20,7 +20,7 @@ import sympy
 from headfusion.kernel.verify import verify_file
 from headfusion.spec.graph_atlas import graphs_up_to
 
-from .conftest import run_cli
+from .conftest import atlas_killed_after, run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 ISSUE = ("sigmoid(a*q1) + sigmoid(b*q1)", "a=1..2", "b=a+1..3")  # the issue's reproducer: m* = 4 at every point
@@ -144,21 +144,8 @@ def test_bad_graph_maps_are_refused_before_any_work(tmp_path, capsys, argv, word
 @pytest.mark.slow  # a SIGTERM'd graph map and its rerun
 def test_a_killed_graph_map_resumes_from_replayed_points(tmp_path, capsys):
     """SIGTERM after a few graphs; the same command again replays those (not redone) and computes the rest."""
-    import os
-    import signal
-    import subprocess
-    import sys
-    import time
-
-    argv = [sys.executable, "-m", "headfusion", "atlas", "--graphs", "4", "--out", str(tmp_path), "--no-pdf", "-q"]
-    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    finished = atlas_killed_after(["--graphs", "4"], tmp_path, 3)
     rows = tmp_path / "rows"
-    began = time.monotonic()
-    while time.monotonic() - began < 300 and len(list(rows.glob("*.json"))) < 3 and proc.poll() is None:
-        time.sleep(0.05)
-    os.kill(proc.pid, signal.SIGTERM)
-    proc.wait(timeout=60)
-    finished = {p.name: p.stat().st_mtime_ns for p in rows.glob("*.json")}
     assert len(finished) >= 3
     code, stdout, err = run_cli(capsys, "atlas", "--graphs", "4", "--out", str(tmp_path), "--no-pdf", "-q", "--json")
     assert code == 0 and err == "", err  # nothing redone: every finished point replayed and agreed

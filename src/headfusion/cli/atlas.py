@@ -55,11 +55,11 @@ def cmd_atlas(args: argparse.Namespace) -> int:
     """`atlas`: every point certified (or reused from an earlier run), then the tables."""
     from headfusion.guards import deadline
     from headfusion.proof.atlas import atlas_spec, certify_point, graph_of, point_key, row_of, run_points
-    from headfusion.spec.graph_atlas import graphs_up_to
+    from headfusion.render.atlas import write_atlas
     from headfusion.render.files import atomic_write
     from headfusion.render.write import write_certificate
-    from headfusion.render.atlas import write_atlas
     from headfusion.spec.errors import ResourceLimit
+    from headfusion.spec.graph_atlas import graphs_up_to
     from headfusion.spec.load import slug_of
 
     if args.graphs is not None:
@@ -91,6 +91,9 @@ def cmd_atlas(args: argparse.Namespace) -> int:
     with Progress("atlas", quiet=args.quiet, total=len(points), unit="point") as progress:
         progress.update(done=reused, note=f"{reused} points from an earlier run, replayed by the kernel" if reused else None)
 
+        def edges_of(values: dict) -> tuple | None:
+            return graph_of(atlas, values) if atlas.kind == "graphs" else None
+
         def compute(values: dict) -> dict:
             began = time.monotonic()
             try:
@@ -106,12 +109,11 @@ def cmd_atlas(args: argparse.Namespace) -> int:
             key = point_key(values)
             if result.get("row") is None:
                 status = "time limit" if "did not finish within" in str(result.get("reason")) else "failed"
-                rows[key] = {"point": dict(values), "lower": None, "upper": None, "minimum": None, "status": status,
-                             "lemma": None, "claim": None, "reason": result.get("reason"), "certificate": None}
+                rows[key] = row_of(values, None, result.get("reason"), edges_of(values)) | {"status": status}
             else:
                 row = result["row"]
                 if result["certificate"] is not None:  # replayed by the kernel inside certify; the row is read off it here
-                    row = row_of(values, result["certificate"], edges=graph_of(atlas, values) if atlas.kind == "graphs" else None)
+                    row = row_of(values, result["certificate"], edges=edges_of(values))
                     write_certificate(result["certificate"], points_dir, result["queries"], pdf=args.pdf, name=key)
                 atomic_write(rows_dir / f"{key}.json", (json.dumps({"spec": atlas.text, "row": row}, indent=1) + "\n").encode())
                 rows[key] = row

@@ -178,3 +178,77 @@ def test_random_bounds_are_sound(text):
         top = sum(a * b for a, b in zip(c, vertex))
         assert vertex in keys
         assert all(sum(a * b for a, b in zip(c, k)) < top for k in keys if k != vertex)
+
+
+def _reference_lattice(Q: dict, rank: int, tilt) -> list | None:
+    """best_lattice as it was before its Hermite stage was vectorised: one basis at a time, the same budget."""
+    from itertools import product as cartesian
+    from math import prod
+
+    from headfusion.bounds import classes
+
+    points = classes._tilted(Q, tilt)
+    fast = classes._Points(points)
+    support = [x for x, _ in points]
+    size = len(support)
+    widths = [max(e[c] for e in support) - min(e[c] for e in support) for c in range(rank)]
+    per_axis = [[1] + [k for k in range(2, widths[c] + 2)
+                       if fast.balanced(classes._diagonal(rank, tuple(k if i == c else 1 for i in range(rank))))] for c in range(rank)]
+    choices = sorted((ks for ks in cartesian(*per_axis) if 1 < prod(ks) <= size), key=lambda ks: (-prod(ks), ks))
+    best = next((classes._diagonal(rank, ks) for ks in choices[:classes.MAX_CANDIDATES] if fast.balanced(classes._diagonal(rank, ks))), None)
+    low, tried = (prod(row[i] for i, row in enumerate(best)) if best else 1), 0
+    for index in range(min(classes.MAX_HNF_INDEX, size), low, -1):
+        found = None
+        for diagonal in cartesian(*(range(1, index + 1) for _ in range(rank))):
+            if prod(diagonal) != index:
+                continue
+            slots = [(r, c) for r in range(rank) for c in range(r + 1, rank)]
+            for values in cartesian(*(range(diagonal[c]) for _, c in slots)):
+                basis = classes._diagonal(rank, diagonal)
+                for (r, c), v in zip(slots, values):
+                    basis[r][c] = v
+                tried += 1
+                if tried > classes.MAX_CANDIDATES:
+                    break
+                if any(values) and fast.balanced(basis):
+                    found = basis
+                    break
+            if found is not None or tried > classes.MAX_CANDIDATES:
+                break
+        if found is not None or tried > classes.MAX_CANDIDATES:
+            return found or best
+    return best
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(2, 3), st.lists(st.integers(1, 4), min_size=3, max_size=3), st.lists(st.integers(0, 3), min_size=3, max_size=3),
+       st.dictionaries(st.tuples(st.integers(0, 2), st.integers(0, 2), st.integers(0, 1)), st.integers(1, 3), min_size=1, max_size=4),
+       st.booleans(), st.sampled_from([5, 40, 20_000]), st.integers(0, 2**16))
+def test_the_vectorised_hermite_search_finds_what_the_loop_found(rank, diagonal, above, g, noise, budget, seed):
+    """best_lattice (bases reduced in arrays, per diagonal) returns the lattice the one-at-a-time loop returned, budget included;
+    Q is balanced by construction modulo a random Hermite lattice: a sum of translates of g over one representative of each
+    class, each moved by a random lattice vector (so that often no diagonal lattice balances and a sheared one is found)."""
+    import random
+    from itertools import product as cartesian
+
+    from headfusion.bounds import classes
+
+    M = [[diagonal[r] if c == r else (above[r + c - 1] % diagonal[c] if c > r else 0) for c in range(rank)] for r in range(rank)]
+    moves = random.Random(seed)
+    Q: dict = {}
+    for box in cartesian(*(range(M[r][r]) for r in range(rank))):
+        steps = [moves.randint(-1, 1) for _ in range(rank)]
+        rep = [x + sum(n * M[r][c] for r, n in enumerate(steps)) for c, x in enumerate(box)]
+        for e, v in g.items():
+            key = tuple(a + b for a, b in zip(rep, e[:rank])) + (0,)
+            Q[key] = Q.get(key, 0) + Fraction(v)
+    if noise:  # one coefficient changed: usually no lattice balances any more
+        first = min(Q)
+        Q[first] += 1
+    saved = classes.MAX_CANDIDATES
+    classes.MAX_CANDIDATES = budget
+    try:
+        found = classes.best_lattice(Q, rank, ((Fraction(1), 0),) * rank)
+        assert (found[0] if found else None) == _reference_lattice(Q, rank, ((Fraction(1), 0),) * rank)
+    finally:
+        classes.MAX_CANDIDATES = saved

@@ -58,8 +58,8 @@ def replace_lower(new: str):
 @pytest.mark.parametrize("forge,said", [
     (set_fields(lower=5, upper=5, minimum=5), "disagrees with its replayed certificate (lower: saved 5, certificate 4)"),
     (set_fields(certificate="a1_b3"), "names another point's certificate"),
-    (replace_lower("NaN"), "not readable JSON"),
-    (replace_lower("9" * 5000), "(5000 digits), certificate 4"),
+    (replace_lower("NaN"), "its saved row is not readable"),
+    (replace_lower("9" * 5000), "its saved row is not readable (digits of an integer: 5000 exceeds"),
     (replace_lower('"7"'), 'saved "7", certificate 4'),
 ])
 def test_a_forged_row_is_redone_and_never_reaches_a_table(tmp_path, capsys, forge, said):
@@ -77,6 +77,64 @@ def test_a_forged_row_is_redone_and_never_reaches_a_table(tmp_path, capsys, forg
     assert json.loads((tmp_path / "rows" / "a1_b2.json").read_text())["row"]["lower"] == 4  # the row was rewritten
     code, _, err = run_atlas(capsys, tmp_path, *ISSUE)
     assert code == 0 and err == ""  # and is reused from then on
+
+
+def _certificate_edit(change):
+    def edit(out: Path) -> None:
+        path = out / "points" / "a1_b2.json"
+        path.write_text(change(path.read_text()))
+    return edit
+
+
+def _row_edit(change):
+    return lambda out: edit_row(out, "a1_b2", change)
+
+
+def _found_product(text: str) -> str:
+    cert = json.loads(text)
+    next(c for c in cert["claims"] if c["id"] == "upper")["evidence"]["heads"][0]["found"] = "product"  # the kernel accepts it
+    return json.dumps(cert)
+
+
+def _every_d(text: str) -> str:
+    cert = json.loads(text)
+    cert["spec"]["every_d"] = True
+    return json.dumps(cert)
+
+
+def _extra_field(text: str) -> str:
+    saved = json.loads(text)
+    saved["row"]["zz\nheadfusion: atlas: a1_b3 is fine\x1b[2K\u202e"] = 1
+    return json.dumps(saved)
+
+
+@pytest.mark.parametrize("forge,said", [
+    (_certificate_edit(_found_product), "disagrees with its replayed certificate (construction"),  # a label the kernel accepts
+    (_certificate_edit(lambda t: t.replace('"lower_bound": 4', '"lower_bound": 4.0', 1)), "its certificate is not readable"),
+    (_certificate_edit(lambda t: t.replace('"summary": {', '"summary": {"minimum": 999, ', 1)), "duplicate key"),
+    (_certificate_edit(_every_d), "a theorem for a family"),
+    (_row_edit(lambda t: "[" * 100_000 + "]" * 100_000), "nesting"),
+    (_row_edit(lambda t: t + " " * (2 << 20)), "file size"),
+    (_row_edit(_extra_field), "a field its certificate does not give"),
+])
+def test_files_that_verify_would_refuse_are_redone_in_one_line(tmp_path, capsys, forge, said):
+    code, _, err = run_atlas(capsys, tmp_path, *ISSUE)
+    assert code == 0, err
+    tables = {name: (tmp_path / name).read_text() for name in ("atlas.md", "atlas.csv", "atlas.json")}
+    forge(tmp_path)
+    code, _, err = run_atlas(capsys, tmp_path, *ISSUE)
+    assert code == 0 and "Traceback" not in err and "\x1b" not in err and "\u202e" not in err
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("headfusion: atlas: a1_b2 is computed again: ") and said in lines[0], err
+    assert {name: (tmp_path / name).read_text() for name in tables} == tables
+
+
+@pytest.mark.parametrize("place", ["rows/a1_b2.json", "points/a1_b2.json", "atlas.md", "rows"])
+def test_a_folder_where_the_run_writes_a_file_is_refused_before_any_work(tmp_path, capsys, place):
+    (tmp_path / place).mkdir(parents=True) if place != "rows" else (tmp_path / place).write_text("not a folder")
+    code, out, err = run_atlas(capsys, tmp_path, *ISSUE)
+    assert code == 2 and out == "" and err.count("\n") == 1 and "Traceback" not in err and "not a" in err, err
+    assert not [p for p in tmp_path.glob("points/*.json") if p.is_file()]  # nothing computed
 
 
 def test_a_certificate_of_another_point_or_one_the_kernel_rejects_is_redone(tmp_path, capsys):

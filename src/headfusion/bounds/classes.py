@@ -109,21 +109,68 @@ class _Points:
         return any(column[0] for column in sums) and all(bool((column == column[0]).all()) for column in sums)
 
 
+    def first_balanced(self, bases: np.ndarray) -> int | None:
+        """The position of the first balanced basis in an array (bases, rank, rank) of one index (`balanced`, vectorised over the bases too)."""
+        if self.exact is None:
+            return next((i for i, basis in enumerate(bases) if _balanced(self.points, basis.tolist())), None)
+        points, coefficients = self.exact
+        for start in range(0, len(bases), BATCH):
+            matrices = bases[start:start + BATCH]  # (bases, rank, rank)
+            count, rank = len(matrices), matrices.shape[1]
+            x = np.broadcast_to(points, (count, *points.shape)).copy()  # (bases, points, rank)
+            key, radix = np.zeros(x.shape[:2], dtype=np.int64), np.ones(count, dtype=np.int64)
+            for row in range(rank):
+                diagonal = matrices[:, row, row]
+                step = x[:, :, row] // diagonal[:, None]
+                x -= step[:, :, None] * matrices[:, row, None, :]
+                key += x[:, :, row] * radix[:, None]
+                radix *= diagonal
+            index = int(radix[0])  # one index for all
+            flat = (key + (np.arange(count, dtype=np.int64) * index)[:, None]).ravel()
+            good = (np.bincount(flat, minlength=count * index).reshape(count, index) > 0).all(axis=1)
+            nonzero = np.zeros(count, dtype=bool)
+            for column in coefficients.T:
+                sums = np.bincount(flat, weights=np.tile(column, count), minlength=count * index).reshape(count, index)
+                good &= (sums == sums[:, :1]).all(axis=1)
+                nonzero |= sums[:, 0] != 0
+            hits = np.flatnonzero(good & nonzero)
+            if len(hits):
+                return start + int(hits[0])
+        return None
+
+
+BATCH = 2048  # bases reduced at once by `first_balanced`
+
+
 def _diagonal(rank: int, ks: tuple[int, ...]) -> list[list[int]]:
     return [[ks[r] if c == r else 0 for c in range(rank)] for r in range(rank)]
 
 
+def _factorisations(n: int, parts: int):
+    """Every ordered factorisation n = d_1·…·d_parts into positive integers, in lexicographic order."""
+    if parts == 1:
+        yield (n,)
+        return
+    for d in range(1, n + 1):
+        if n % d == 0:
+            for rest in _factorisations(n // d, parts - 1):
+                yield (d, *rest)
+
+
 def _hermite_bases(rank: int, index: int):
-    """Every upper-triangular Hermite basis of a sublattice of Z^rank with the given index."""
-    for diagonal in product(*(range(1, index + 1) for _ in range(rank))):
-        if prod(diagonal) != index:
-            continue
-        slots = [(r, c) for r in range(rank) for c in range(r + 1, rank)]
-        for values in product(*(range(diagonal[c]) for _, c in slots)):
-            basis = _diagonal(rank, diagonal)
-            for (r, c), v in zip(slots, values):
-                basis[r][c] = v
-            yield basis
+    """Every upper-triangular Hermite basis of a sublattice of Z^rank with the given index, one array (bases, rank, rank)
+    per diagonal: diagonals in lexicographic order, then the entries above it as itertools.product orders them (so the
+    first basis of each array is the diagonal one)."""
+    slots = [(r, c) for r in range(rank) for c in range(r + 1, rank)]
+    for diagonal in _factorisations(index, rank):
+        sizes = [diagonal[c] for _, c in slots]
+        entries = np.indices(sizes).reshape(len(slots), -1).T  # row-major: the order of itertools.product
+        bases = np.zeros((len(entries), rank, rank), dtype=np.int64)
+        for r in range(rank):
+            bases[:, r, r] = diagonal[r]
+        for k, (r, c) in enumerate(slots):
+            bases[:, r, c] = entries[:, k]
+        yield bases
 
 
 def best_lattice(Q: dict, rank: int, tilt: Tilt) -> tuple[list[list[int]], dict] | None:
@@ -152,12 +199,14 @@ def best_lattice(Q: dict, rank: int, tilt: Tilt) -> tuple[list[list[int]], dict]
         tried = 0
         for index in range(min(MAX_HNF_INDEX, size), low, -1):
             found = None
-            for basis in _hermite_bases(rank, index):
-                tried += 1
-                if tried > MAX_CANDIDATES:
+            for bases in _hermite_bases(rank, index):  # in order, within the budget: the first balanced one a loop would find
+                checked = bases[1:MAX_CANDIDATES - tried]  # the diagonal basis (first) was tried above
+                first = fast.first_balanced(checked) if len(checked) else None
+                if first is not None:
+                    found = checked[first].tolist()
                     break
-                if any(basis[r][c] for r in range(rank) for c in range(r + 1, rank)) and fast.balanced(basis):
-                    found = basis  # diagonal ones were tried above
+                tried += len(bases)
+                if tried > MAX_CANDIDATES:
                     break
             if found is not None or tried > MAX_CANDIDATES:
                 best = found or best

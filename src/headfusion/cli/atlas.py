@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -20,35 +21,58 @@ from headfusion.cli.progress import Progress
 from headfusion.spec import options
 
 
+MAX_ROW_BYTES = 1 << 20  # a saved row is a few hundred bytes: a larger file is not read
+
+
+def _read_json(path: Path, limit: int | None = None) -> object:
+    """A JSON file read as `verify` reads a certificate: a regular file within a size limit, bounded nesting and
+    integers, no duplicate keys, no floats, NaN or Infinity (SchemaError otherwise)."""
+    from headfusion.kernel.base import parse_json, read_certificate_text
+
+    return parse_json(read_certificate_text(str(path)) if limit is None else read_certificate_text(str(path), limit))
+
+
 def _resumed(atlas, rows_dir: Path, points_dir: Path, values: dict) -> tuple[dict | None, str | None]:
     """(row, None) for a finished point whose certificate the kernel replays and whose row agrees with it;
     (None, None) for a point not yet done; (None, why) for a point that is redone.  UsageError when the folder
     holds another atlas."""
+    from headfusion.kernel.base import SchemaError
     from headfusion.proof.atlas import point_key, recheck_row
+    from headfusion.spec.display import printable
 
     key = point_key(values)
     path = rows_dir / f"{key}.json"
-    if not path.is_file():
+    if not os.path.lexists(path):
         return None, None
     try:
-        saved = json.loads(path.read_text(encoding="utf-8"), parse_constant=_no_constant)
-    except (OSError, ValueError):
-        return None, "its saved row is not readable JSON"
+        saved = _read_json(path, MAX_ROW_BYTES)
+    except SchemaError as exc:
+        return None, f"its saved row is not readable ({printable(str(exc))[:120]})"
     if isinstance(saved, dict) and isinstance(saved.get("spec"), str) and saved["spec"] != atlas.text:
         raise UsageError(f"{rows_dir.parent} holds an atlas of another spec ({path.name}); use another --out")
     cert = None
     cert_path = points_dir / f"{key}.json"
-    if cert_path.is_file():
+    if os.path.lexists(cert_path):
         try:
-            cert = json.loads(cert_path.read_text(encoding="utf-8"), parse_constant=_no_constant)
-        except (OSError, ValueError):
-            cert = None
+            cert = _read_json(cert_path)
+        except SchemaError as exc:
+            return None, f"its certificate is not readable ({printable(str(exc))[:120]})"
     return recheck_row(atlas, values, saved, cert)
 
 
-def _no_constant(name: str) -> None:
-    """NaN and Infinity are not JSON numbers: a file holding them is not read."""
-    raise ValueError(f"{name} is not a number")
+def _check_targets(out: Path, keys: list[str]) -> None:
+    """UsageError, before any work, when a file the run would write is taken by a folder, a link or another non-file."""
+    from headfusion.render.files import check_targets
+    from headfusion.spec.errors import InputError
+
+    for folder in (out / "points", out / "rows"):
+        if os.path.lexists(folder) and (folder.is_symlink() or not folder.is_dir()):
+            raise UsageError(f"cannot write into {folder}: something that is not a folder has that name")
+    try:
+        check_targets([out / f"atlas.{kind}" for kind in ("md", "csv", "json", "tex", "pdf")]
+                      + [out / folder / f"{key}.{kind}" for key in keys for folder, kind in (("rows", "json"), ("points", "json"), ("points", "tex"), ("points", "pdf"))])
+    except InputError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def cmd_atlas(args: argparse.Namespace) -> int:
@@ -75,6 +99,7 @@ def cmd_atlas(args: argparse.Namespace) -> int:
     default = f"out/atlas_graphs-{args.graphs}" if args.graphs is not None else f"out/atlas_{slug_of(atlas.text + ' ' + ' '.join(args.ranges))}"
     out = options.out_dir(args.out or default)
     points_dir, rows_dir = out / "points", out / "rows"
+    _check_targets(out, [point_key(p) for p in points])
     for folder in (points_dir, rows_dir):
         folder.mkdir(parents=True, exist_ok=True)
     rows: dict[str, dict | None] = {}

@@ -140,7 +140,7 @@ def _shown(value: object) -> str:
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**20:
         return f"{str(value)[:12]}… ({len(str(abs(value)))} digits)"
     try:
-        text = json.dumps(value, allow_nan=True)
+        text = json.dumps(value, allow_nan=True)  # a string shows its quotes and escapes: a control character cannot act
     except (TypeError, ValueError):
         text = type(value).__name__
     return text if len(text) <= 40 else text[:39] + "…"
@@ -156,6 +156,7 @@ def recheck_row(atlas: AtlasSpec, values: dict[str, int], saved: object, cert: o
     refusal) is always computed again: there is nothing to replay.
     """
     from headfusion.kernel.verify import verify_certificate
+    from headfusion.spec.display import printable
 
     row = saved.get("row") if isinstance(saved, dict) else None
     if not isinstance(row, dict) or row.get("point") != values:
@@ -170,17 +171,21 @@ def recheck_row(atlas: AtlasSpec, values: dict[str, int], saved: object, cert: o
         own = member(atlas, values).model.to_json()
         if cert.get("model") != own:
             return None, "its certificate is of another function"
+        spec = cert.get("spec")
+        if not isinstance(spec, dict) or spec.get("every_d") is not False or spec.get("every") or spec.get("graphs"):
+            return None, "its certificate states a theorem for a family, not for this point"
         report = verify_certificate(cert)
+        if not report.ok:
+            failed = next((r for r in report.rows if r[2] == "failed"), ("?", "", "", "no theorem"))
+            return None, f"its certificate fails the kernel's replay ({printable(str(failed[0]))[:40]}: {printable(str(failed[3]))[:120]})"
+        replayed = row_of(values, cert, edges=graph_of(atlas, values) if atlas.kind == "graphs" else None)
     except Exception as exc:  # noqa: BLE001 - a file on disk is data: whatever it makes the replay raise, the point is redone
-        return None, f"its certificate cannot be replayed ({type(exc).__name__}: {str(exc)[:120]})"
-    if not report.ok:
-        failed = next((r for r in report.rows if r[2] == "failed"), ("?", "", "", "no theorem"))
-        return None, f"its certificate fails the kernel's replay ({failed[0]}: {failed[3][:120]})"
-    edges = graph_of(atlas, values) if atlas.kind == "graphs" else None
-    replayed = row_of(values, cert, edges=edges)
+        return None, f"its certificate cannot be replayed ({type(exc).__name__}: {printable(str(exc))[:120]})"
     if row != replayed:
-        differing = [k for k in replayed if row.get(k) != replayed[k]] or sorted(set(row) - set(replayed))
-        field = differing[0]
+        differing = [k for k in replayed if row.get(k) != replayed[k]]
+        if not differing:
+            return None, "its saved row has a field its certificate does not give"
+        field = differing[0]  # a key of the replayed row: our own name, not the file's
         return None, f"its saved row disagrees with its replayed certificate ({field}: saved {_shown(row.get(field))}, certificate {_shown(replayed.get(field))})"
     return replayed, None
 
@@ -191,9 +196,10 @@ def construction_kind(cert: dict) -> str:
     heads = claims["upper"]["evidence"]["heads"]
     if any(cid.startswith("search:") and "head" in c["evidence"] for cid, c in claims.items()):
         return "search (z3)"
-    found = [h.get("found") for h in heads if h.get("found")]
+    order = ["product", "reduced", "uniform", "blocks", "search"]  # the kernel's labels of how a head was found
+    found = [h.get("found") for h in heads if h.get("found") in order]
     if found:
-        return max(found, key=["uniform", "blocks", "search"].index)
+        return max(found, key=order.index)
     shapes = claims["exp-form"]["evidence"]["shapes"]
     return "reduced" if all(h["N"] == s["P"] and h["D"] == s["Q"] for h, s in zip(heads, shapes)) else "product"
 

@@ -14,7 +14,8 @@ from functools import lru_cache
 from headfusion.spec.expressions import SpecError
 
 MAX_GRAPH_VERTICES = 6  # K_7 has 36,961 forests (atoms of its fused head): twelve times K_6's 2,932: beyond one point of a map
-GRAPH_SPEC = re.compile(r"graphs:(?P<n>\d{1,3})\Z")
+GRAPH_SPEC = re.compile(r"graphs:(?P<n>.*)\Z", re.DOTALL)
+PLAIN_NUMBER = re.compile(r"[1-9][0-9]{0,2}\Z")  # ASCII digits, no sign, no leading zero: one spelling per map
 Edges = tuple[tuple[int, int], ...]
 
 
@@ -23,6 +24,8 @@ def graph_spec_vertices(text: str) -> int | None:
     match = GRAPH_SPEC.match(text.strip()) if isinstance(text, str) else None
     if match is None:
         return None
+    if not PLAIN_NUMBER.match(match.group("n")):
+        raise SpecError(f"graphs:N takes N as a plain number from 2 to {MAX_GRAPH_VERTICES} (graphs:6)")
     n = int(match.group("n"))
     if not 2 <= n <= MAX_GRAPH_VERTICES:
         raise SpecError(f"graphs on at most {n} vertices: N must be 2..{MAX_GRAPH_VERTICES} (the limit: K_7 has 36,961 forests, "

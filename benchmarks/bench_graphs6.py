@@ -8,8 +8,11 @@ on at most 6 vertices with an edge and no isolated vertex (34..155), as `headfus
 Columns: lower bound and lemma per side, the upper bound, wall-clock seconds (process start included; a cell past
 --cap is killed: "> cap") and before/after.  Then medians, slowest cells, cells over 20 s, and any row whose lower
 bound differs between the sides (there should be none).  The load average is printed at start and end.
+With --random-orientations SEED each edge is oriented at random (seeded per graph): another tournament function of
+the same graph (the same Q′ up to monomials), whose face functions the engine meets in other coordinates.
 
 Run: python3 benchmarks/bench_graphs6.py [--baseline REV] [--cap S] [--only K[,K...]] [--skip-baseline] [--jobs N]
+     [--random-orientations SEED]
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import signal
 import statistics
 import subprocess
@@ -94,6 +98,12 @@ def summary(label: str, cells: list[tuple[int, Cell]], cap: float) -> None:
           f"{capped} past the cap; {errors} errors")
 
 
+def oriented_text(number: int, edges: tuple[tuple[int, int], ...], seed: int) -> str:
+    """The graph's tournament function with each edge oriented at random (the same for one seed and graph)."""
+    coin = random.Random(seed * 1000 + number)
+    return " + ".join(f"sigmoid(q{i} - q{j})" if coin.random() < 0.5 else f"sigmoid(q{j} - q{i})" for i, j in edges)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--baseline", default="8ead73a")
@@ -101,6 +111,8 @@ def main() -> None:
     parser.add_argument("--only", default=None, help="graph numbers K[,K...] (34..155)")
     parser.add_argument("--skip-baseline", action="store_true", help="run this checkout only")
     parser.add_argument("--jobs", type=int, default=1, help="graphs run at once (default 1: timings must not compete)")
+    parser.add_argument("--random-orientations", type=int, default=None, metavar="SEED",
+                        help="orient each edge at random (seeded): any tournament function of the graph, not only i < j")
     args = parser.parse_args()
     rows = graphs6()
     if args.only:
@@ -115,7 +127,7 @@ def main() -> None:
             subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(base), args.baseline], check=True)
         try:
             def run(row: tuple[int, list[tuple[int, int]]]) -> tuple[Cell | None, Cell]:
-                text = tournament_text(row[1])
+                text = tournament_text(row[1]) if args.random_orientations is None else oriented_text(row[0], row[1], args.random_orientations)
                 return (None if args.skip_baseline else cell(base / "src", text, args.cap)), cell(ROOT / "src", text, args.cap)
 
             print(f"| # | edges | before lower ({args.baseline}) | after lower | upper | before s | after s | ratio |")

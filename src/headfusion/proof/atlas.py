@@ -1,10 +1,11 @@
 """`atlas`: certify every point of a parameter grid, one certificate per point, and tabulate the results.
 
 A spec with parameters is an expression whose numbers may be names (`sigmoid(a*q1) + sigmoid(b*q1)`,
-substituted as tokens by `spec.parametric`), a TOML spec (its one `[parameter]`), or a built-in family
-(parameter `d`).  The grid is given as ranges (`a=1..8 b=a+1..8`).  Each point is certified exactly as
+substituted as tokens by `spec.parametric`), a TOML spec (its one `[parameter]`), a built-in family
+(parameter `d`), or a graph map `graphs:N` (parameter `graph`, numbering the graphs of `spec.graph_atlas`).  The grid is given as ranges (`a=1..8 b=a+1..8`).  Each point is certified exactly as
 `headfusion certify` does (bounds, then the searches a certificate needs; the kernel replays every
-claim before the certificate is returned), so a row says only what its certificate proves.
+claim before the certificate is returned), so a row says only what its certificate proves; a resumed
+row is used only after `recheck_row` has the kernel replay its certificate again.
 
 Points are independent: `run_points` computes them one after another, or as one Dask task each
 (`scheduler` given), and hands each finished point to a callback — the command line writes it at once,

@@ -260,14 +260,27 @@ HEARTBEAT = re.compile(r"headfusion: certify: .*; \d+ s elapsed")  # the progres
 
 @pytest.mark.slow
 def test_a_certificate_past_the_kernels_limits_is_refused_in_one_line(tmp_path, monkeypatch, capsys):
-    """K_6: its block identity needs 8.6M term pairs, over verify's 2M; certify says so (exit 2), no traceback."""
+    """K_6 with the edge 12 counted twice: its block is not in lowest terms (1 + x^(e1−e2) is common to P and Q), so the
+    kernel cross-multiplies, 11 M term pairs, over verify's 2 M; certify says so (exit 2), no traceback."""
     monkeypatch.chdir(tmp_path)
-    spec = str(Path(__file__).resolve().parent.parent / "proofs" / "tournament_complete.toml")
-    code, out, err = run_cli(capsys, "certify", spec, "--d", "6", "--no-search", "--no-pdf")
+    k6 = " + ".join(f"sigmoid(q{i} - q{j})" for i in range(1, 7) for j in range(i + 1, 7))
+    code, out, err = run_cli(capsys, "certify", k6 + " + sigmoid(q1 - q2)", "--no-search", "--no-pdf")
     lines = err.strip().splitlines()  # a progress heartbeat may come first on a slow machine: the error is one line, the last
     assert code == 2 and out == "" and lines[-1].startswith("headfusion: error: ") and "verification limit" in lines[-1]
     assert all(HEARTBEAT.fullmatch(line) for line in lines[:-1]), lines
     assert not (tmp_path / "out").exists() or not list((tmp_path / "out").iterdir())
+
+
+@pytest.mark.slow
+def test_k6_certifies_and_its_certificate_replays(tmp_path, monkeypatch, capsys):
+    """K_6's block is in lowest terms: the kernel sees its stated P′, Q′ are its heads' P, Q (same_fraction), 980 ≤ m* ≤ 2932."""
+    monkeypatch.chdir(tmp_path)
+    spec = str(Path(__file__).resolve().parent.parent / "proofs" / "tournament_complete.toml")
+    code, out, err = run_cli(capsys, "certify", spec, "--d", "6", "--no-search", "--no-pdf", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    cert = json.loads(Path(data["files"]["json"]).read_text())
+    assert verify_certificate(cert).ok and (cert["summary"]["lower_bound"], cert["summary"]["upper_bound"]) == (980, 2932)
 
 
 def test_residue_classes_with_huge_exponents_answer_without_a_traceback(capsys):

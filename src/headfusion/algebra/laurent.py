@@ -69,7 +69,7 @@ class LPoly:
         if not isinstance(other, LPoly):
             factor = Fraction(other)
             return LPoly(self.nvars, {e: c * factor for e, c in self.terms.items()})
-        if flint is not None and len(self.terms) * len(other.terms) > FLINT_PRODUCT_WORK:
+        if MPOLY and len(self.terms) * len(other.terms) > FLINT_PRODUCT_WORK:
             low = tuple(a + b for a, b in zip(self.min_exponent(), other.min_exponent()))
             return LPoly(self.nvars, _from_flint(_to_flint(self) * _to_flint(other), low))
         out: dict[Exponent, Fraction] = {}
@@ -168,7 +168,7 @@ def generators(nvars: int) -> tuple[sympy.Symbol, ...]:
 def product(polys: Iterable[LPoly], nvars: int) -> LPoly:
     """Π polys (the constant 1 for an empty product)."""
     polys = list(polys)
-    if flint is not None and len(polys) > 2 and prod(len(p) for p in polys) > FLINT_PRODUCT_WORK:  # one conversion each way
+    if MPOLY and len(polys) > 2 and prod(len(p) for p in polys) > FLINT_PRODUCT_WORK:  # one conversion each way
         low = tuple(sum(column) for column in zip((0,) * nvars, *(p.min_exponent() for p in polys)))
         out_flint = _to_flint(LPoly.constant(nvars, Fraction(1)))
         for p in polys:
@@ -203,7 +203,7 @@ def exact_divide(numerator: LPoly, divisor: LPoly) -> LPoly | None:
                 return None
             offset = tuple(a - b for a, b in zip(low_n, low_d))
             return LPoly(nvars, {tuple(a + b for a, b in zip(e, offset)): c for e, c in quotient_terms.items()})
-    if flint is not None and len(remainder) * len(divisor_terms) > FLINT_PRODUCT_WORK:
+    if MPOLY and len(remainder) * len(divisor_terms) > FLINT_PRODUCT_WORK:
         quotient_flint, rest = divmod(_to_flint(numerator), _to_flint(divisor))
         return None if not rest.is_zero() else LPoly(nvars, _from_flint(quotient_flint, tuple(a - b for a, b in zip(low_n, low_d))))
     lead_e, lead_c = max(divisor_terms)
@@ -227,6 +227,7 @@ def exact_divide(numerator: LPoly, divisor: LPoly) -> LPoly | None:
 
 
 FLINT_PRODUCT_WORK = 4096  # products and divisions with more term pairs than this go through flint's fmpq_mpoly (same exact result)
+MPOLY = flint is not None and hasattr(getattr(flint, "fmpq_mpoly_ctx", None), "get")  # where this python-flint has it; else the loops
 
 
 def _to_flint(poly: LPoly) -> "flint.fmpq_mpoly":

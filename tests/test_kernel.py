@@ -356,7 +356,7 @@ def test_produced_certificates_verify(spec, d):
 
 
 @pytest.mark.slow  # a long property run: skipped by `pytest`, run in full by .ci/run
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=15, deadline=None, derandomize=True)  # fixed examples: a random one once spent 15 min in a Bezout gcdex
 @given(random_heads(max_heads=3, dimension=2))
 def test_random_certificates_verify(text):
     report = verify_certificate(certificate(text))

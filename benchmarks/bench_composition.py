@@ -28,7 +28,7 @@ import tempfile
 import time
 from pathlib import Path
 
-import networkx as nx
+from headfusion.spec.graph_atlas import edges_text, graphs_up_to, tournament_text
 
 ROOT = Path(__file__).resolve().parent.parent
 README_FUNCTIONS = [
@@ -70,17 +70,8 @@ ACCEPTANCE = [  # (label, argv of headfusion, limit in seconds from the issue)
 
 
 def graphs() -> list[tuple[str, str]]:
-    """(label, expression) for every graph on at most 5 vertices, up to isomorphism, with no isolated vertex."""
-    out = []
-    for g in nx.graph_atlas_g()[1:]:
-        if g.number_of_nodes() > 5:
-            break
-        if g.number_of_edges() == 0 or any(deg == 0 for _, deg in g.degree()):
-            continue
-        edges = sorted(tuple(sorted(e)) for e in g.edges())
-        label = f"G{len(out) + 1}: " + " ".join(f"{i + 1}{j + 1}" for i, j in edges)
-        out.append((label, " + ".join(f"sigmoid(q{i + 1} - q{j + 1})" for i, j in edges)))
-    return out
+    """(label, expression) for every graph on at most 5 vertices, up to isomorphism, with no isolated vertex (`atlas --graphs 5`'s order)."""
+    return [(f"G{k}: {edges_text(edges)}", tournament_text(edges)) for k, edges in enumerate(graphs_up_to(5), 1)]
 
 
 def cell(src: Path, text: str, d: int | None) -> tuple[dict | None, float]:

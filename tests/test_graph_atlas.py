@@ -102,6 +102,12 @@ def _every_d(text: str) -> str:
     return json.dumps(cert)
 
 
+def _many_claims(text: str) -> str:
+    cert = json.loads(text)
+    cert["claims"] += [cert["claims"][0]] * 10_001  # over the cost model's claims: refused before any replay
+    return json.dumps(cert)
+
+
 def _extra_field(text: str) -> str:
     saved = json.loads(text)
     saved["row"]["zz\nheadfusion: atlas: a1_b3 is fine\x1b[2K\u202e"] = 1
@@ -113,6 +119,7 @@ def _extra_field(text: str) -> str:
     (_certificate_edit(lambda t: t.replace('"lower_bound": 4', '"lower_bound": 4.0', 1)), "its certificate is not readable"),
     (_certificate_edit(lambda t: t.replace('"summary": {', '"summary": {"minimum": 999, ', 1)), "duplicate key"),
     (_certificate_edit(_every_d), "a theorem for a family"),
+    (_certificate_edit(_many_claims), "claims of a certificate: 10"),
     (_row_edit(lambda t: "[" * 100_000 + "]" * 100_000), "nesting"),
     (_row_edit(lambda t: t + " " * (2 << 20)), "file size"),
     (_row_edit(_extra_field), "a field its certificate does not give"),

@@ -90,27 +90,15 @@ class _Points:
             self.exact = (np.array([x for x, _ in points], dtype=np.int64).reshape(len(points), -1), np.array(rows, dtype=np.float64))
 
     def balanced(self, basis: list[list[int]]) -> bool:
-        """`_balanced`, vectorised: reduce every point to its class representative 0 ≤ x_r < M_rr, add per class.
-
-        A representative is one integer in [0, index) (mixed radix); the sums are of integers below 2^52, exact in
-        float64 (`exact` is None otherwise)."""
-        if self.exact is None:
-            return _balanced(self.points, basis)
-        x, coefficients = self.exact[0].copy(), self.exact[1]
-        key, radix = np.zeros(len(x), dtype=np.int64), 1
-        for row, b in enumerate(basis):
-            step = x[:, row] // b[row]
-            x -= step[:, None] * np.array(b, dtype=np.int64)[None, :]
-            key += x[:, row] * radix
-            radix *= b[row]
-        if np.count_nonzero(np.bincount(key, minlength=radix)) != radix:
-            return False
-        sums = [np.bincount(key, weights=column, minlength=radix) for column in coefficients.T]
-        return any(column[0] for column in sums) and all(bool((column == column[0]).all()) for column in sums)
-
+        """`_balanced` for one basis (through `first_balanced`)."""
+        return self.first_balanced(np.array([basis], dtype=np.int64)) == 0
 
     def first_balanced(self, bases: np.ndarray) -> int | None:
-        """The position of the first balanced basis in an array (bases, rank, rank) of one index (`balanced`, vectorised over the bases too)."""
+        """The position of the first balanced basis in an array (bases, rank, rank) of one index, or None.
+
+        Each point is reduced to its class representative 0 ≤ x_r < M_rr, one integer in [0, index) (mixed radix),
+        for all bases at once; the class sums are of integers below 2^52, exact in float64 (`exact` is None
+        otherwise: then `_balanced` in Fractions, one basis at a time)."""
         if self.exact is None:
             return next((i for i, basis in enumerate(bases) if _balanced(self.points, basis.tolist())), None)
         points, coefficients = self.exact

@@ -24,19 +24,19 @@ from headfusion.spec import options
 MAX_ROW_BYTES = 1 << 20  # a saved row is a few hundred bytes: a larger file is not read
 
 
-def _read_json(path: Path, limit: int | None = None) -> object:
-    """A JSON file read as `verify` reads a certificate: a regular file within a size limit, bounded nesting and
+def _read_json(path: Path, limit: int) -> object:
+    """A JSON file read as `verify` reads a certificate: a regular file within `limit` bytes, bounded nesting and
     integers, no duplicate keys, no floats, NaN or Infinity (SchemaError otherwise)."""
     from headfusion.kernel.base import parse_json, read_certificate_text
 
-    return parse_json(read_certificate_text(str(path)) if limit is None else read_certificate_text(str(path), limit))
+    return parse_json(read_certificate_text(str(path), limit))
 
 
 def _resumed(atlas, rows_dir: Path, points_dir: Path, values: dict) -> tuple[dict | None, str | None]:
     """(row, None) for a finished point whose certificate the kernel replays and whose row agrees with it;
     (None, None) for a point not yet done; (None, why) for a point that is redone.  UsageError when the folder
     holds another atlas."""
-    from headfusion.kernel.base import SchemaError
+    from headfusion.kernel.base import MAX_FILE_BYTES, SchemaError
     from headfusion.proof.atlas import point_key, recheck_row
     from headfusion.spec.display import printable
 
@@ -54,7 +54,7 @@ def _resumed(atlas, rows_dir: Path, points_dir: Path, values: dict) -> tuple[dic
     cert_path = points_dir / f"{key}.json"
     if os.path.lexists(cert_path):
         try:
-            cert = _read_json(cert_path)
+            cert = _read_json(cert_path, MAX_FILE_BYTES)
         except SchemaError as exc:
             return None, f"its certificate is not readable ({printable(str(exc))[:120]})"
     return recheck_row(atlas, values, saved, cert)
@@ -83,7 +83,7 @@ def cmd_atlas(args: argparse.Namespace) -> int:
     from headfusion.render.files import atomic_write
     from headfusion.render.write import write_certificate
     from headfusion.spec.errors import ResourceLimit
-    from headfusion.spec.graph_atlas import graphs_up_to
+    from headfusion.spec.graph_atlas import graph_spec_vertices, graphs_up_to
     from headfusion.spec.load import slug_of
 
     if args.graphs is not None:
@@ -148,7 +148,7 @@ def cmd_atlas(args: argparse.Namespace) -> int:
                    submit_args=lambda values: (atlas.text, list(args.ranges), values, args.search_timeout))
     table = [rows[point_key(p)] for p in points]
     if atlas.kind == "graphs":
-        n = atlas.text.split(":")[1]
+        n = graph_spec_vertices(atlas.text)
         title = f"the tournament function of every graph on at most {n} vertices"
         call = f"headfusion atlas --graphs {n}" if args.graphs is not None else f"headfusion atlas {atlas.text} {' '.join(args.ranges)}"
         note = (f"Produced by `{call}`: each graph of networkx's atlas with no isolated vertex, up to isomorphism, and its "

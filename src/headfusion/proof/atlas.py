@@ -102,6 +102,10 @@ def graph_of(atlas: AtlasSpec, values: dict[str, int]) -> Edges:
     return graphs_up_to(graph_spec_vertices(atlas.text) or 0)[values["graph"] - 1]
 
 
+def _exp_form(cert: dict) -> dict:
+    return next(c for c in cert["claims"] if c["id"] == "exp-form")["evidence"]
+
+
 def point_key(values: dict[str, int]) -> str:
     """'a1_b2_c3': the file name of a point's row."""
     return "_".join(f"{k}{v}" for k, v in values.items())
@@ -112,10 +116,12 @@ def row_of(values: dict[str, int], cert: dict | None, reason: str | None = None,
 
     A graph-map point (`edges` given) also carries its edges, n, V (the vertices of Newt(Q′): the acyclic
     orientations) and |supp Q′| (the forests, the product head's atoms)."""
+    from headfusion.proof.evidence import support_size
+
     row: dict[str, Any] = {"point": dict(values)}
     if edges is not None:
         row |= {"edges": edges_text(edges), "vertices": len({v for edge in edges for v in edge}),
-                "V": None if cert is None else cert["summary"]["newton_vertices"], "support": None if cert is None else support_size(cert)}
+                "V": None if cert is None else cert["summary"]["newton_vertices"], "support": None if cert is None else support_size(_exp_form(cert))}
     if cert is None:
         return row | {"lower": None, "upper": None, "minimum": None, "status": "refused", "lemma": None, "claim": None,
                       "reason": reason, "certificate": None}
@@ -125,15 +131,6 @@ def row_of(values: dict[str, int], cert: dict | None, reason: str | None = None,
     return row | {"lower": summary["lower_bound"], "upper": summary["upper_bound"], "minimum": summary["minimum"],
                   "status": summary["status"], "lemma": lemma, "claim": claim, "reason": None,
                   "certificate": point_key(values), "construction": construction_kind(cert)}  # the point's files are named by its values (a1_b2.json), not a hash
-
-
-def support_size(cert: dict) -> int:
-    """|supp Q′| of a certificate's reduced form: the product over blocks of each block's distinct x-exponents."""
-    form = next(c for c in cert["claims"] if c["id"] == "exp-form")["evidence"]
-    size = 1
-    for block in form["blocks"]:
-        size *= len({tuple(e[:-1]) for e, _ in form["shapes"][block["shape"]]["Q"]})
-    return size
 
 
 def _shown(value: object) -> str:
@@ -152,11 +149,12 @@ def recheck_row(atlas: AtlasSpec, values: dict[str, int], saved: object, cert: o
 
     `saved` is the parsed row file ({"spec", "row"}), `cert` the parsed certificate file (None: missing).  The
     row is used only when the certificate is this point's own (its model is the point's function), the
-    kernel's replay accepts every claim, and the saved row equals the row read off the replayed certificate;
-    so no number reaches a table unless a replayed certificate states it.  A row without a certificate (a
+    kernel's replay accepts every claim (`verify_bounded`: what `verify` runs on a file, the cost model and
+    then the kernel in a child with a deadline), and the saved row equals the row read off the replayed
+    certificate; so no number reaches a table unless a replayed certificate states it.  A row without a certificate (a
     refusal) is always computed again: there is nothing to replay.
     """
-    from headfusion.kernel.verify import verify_certificate
+    from headfusion.proof.replay import verify_bounded
     from headfusion.spec.display import printable
 
     row = saved.get("row") if isinstance(saved, dict) else None
@@ -175,7 +173,7 @@ def recheck_row(atlas: AtlasSpec, values: dict[str, int], saved: object, cert: o
         spec = cert.get("spec")
         if not isinstance(spec, dict) or spec.get("every_d") is not False or spec.get("every") or spec.get("graphs"):
             return None, "its certificate states a theorem for a family, not for this point"
-        report = verify_certificate(cert)
+        report = verify_bounded(cert)  # as `verify` replays a file: the cost model, then the kernel in a child with a deadline
         if not report.ok:
             failed = next((r for r in report.rows if r[2] == "failed"), ("?", "", "", "no theorem"))
             return None, f"its certificate fails the kernel's replay ({printable(str(failed[0]))[:40]}: {printable(str(failed[3]))[:120]})"

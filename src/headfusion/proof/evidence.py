@@ -67,6 +67,14 @@ def exp_form_evidence(form: ExpForm) -> dict:
     }
 
 
+def support_size(exp_form: dict) -> int:
+    """|supp Q′| read off exp-form evidence (as stored in a certificate): Π over blocks of |supp Q′_B| (distinct x-exponents)."""
+    size = 1
+    for block in exp_form["blocks"]:
+        size *= len({tuple(e[:-1]) for e, _ in exp_form["shapes"][int(block["shape"])]["Q"]})
+    return size
+
+
 def _is_kernel_binomial(f: LPoly) -> bool:
     """Two x-exponents with a primitive difference, one coefficient a t-monomial (Lemma LC)."""
     groups = x_support(f)

@@ -22,9 +22,9 @@ only ("the claim lower:new gives m* ≥ 7").
 
 from __future__ import annotations
 
-from math import prod
 from typing import Callable
 
+from headfusion.proof.evidence import support_size
 from headfusion.render.tex import tex_int, tex_text
 from headfusion.render.tournament4 import theorem_k_stop
 
@@ -36,15 +36,11 @@ def grouped(value: int) -> str:
     return f"{value:,}".replace(",", "{,}") if value < 10**30 else tex_int(value)
 
 
-def _support(exp: dict) -> int:
-    return prod(len({tuple(e[:-1]) for e, _ in exp["shapes"][int(b["shape"])]["Q"]}) for b in exp["blocks"])
-
-
 def _newton(cert: dict, claim: dict) -> str:
     summary = cert["summary"]
     V = summary["newton_vertices"]
     exp = _evidence(cert, "exp-form")
-    support = _support(exp)
+    support = support_size(exp)
     if support == V:
         why = r"here every point of $\supp Q'$ is a vertex, so no other lemma of this kind can give more"
     else:

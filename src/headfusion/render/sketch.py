@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from headfusion.proof.evidence import support_size
 from headfusion.render.composition import faces_context, slices_context
 from headfusion.render.lines import line_context
 from headfusion.render.sections import _atoms_of
-from headfusion.render.structure import _lattice_tex, _support, non_vertices, non_vertices_tex, tilt_vector_tex
+from headfusion.render.structure import _lattice_tex, non_vertices, non_vertices_tex, tilt_vector_tex
 from headfusion.render.tex import tex_int, tex_vector
 from headfusion.render.families import graph_family_sentence
 from headfusion.render.tournament4 import theorem_k_sentence
@@ -154,7 +155,7 @@ def _edges_sentence(claims: dict[str, dict], summary: dict) -> str | None:
         + (r"$\Newt(Q')$" if single else r"every $\Newt(Q'_B)$")
         + r" and are edges of it; along each the face limit of $F$ is not constant, and the identity of the top faces of $DP'=NQ'$"
         r" then forces the matching edge of $\Newt(D)$ to have the same length; so $\Newt(g)$ is a point, $g$ is a monomial, and"
-        rf" $D$ would have $|\supp Q'|={tex_int(_support(exp))}>V$ terms{which}. Hence $m^*(F)\ge {tex_int(bound)}$."
+        rf" $D$ would have $|\supp Q'|={tex_int(support_size(exp))}>V$ terms{which}. Hence $m^*(F)\ge {tex_int(bound)}$."
     )
 
 
@@ -253,7 +254,7 @@ def proof_sketch(cert: dict) -> dict[str, Any]:
         m = max(refuted)
         exp = claims.get("exp-form", {}).get("evidence", {})
         why = ""
-        if exp and _support(exp) == V:  # LK needs a point of supp Q′ in every class; LE needs |supp Q′| > V
+        if exp and support_size(exp) == V:  # LK needs a point of supp Q′ in every class; LE needs |supp Q′| > V
             why = (rf" (here $|\supp Q'|=V={tex_int(V)}$: residue classes cannot give more, as a class without a point of"
                    r" $\supp Q'$ has sum $0$, and rigid edges need $|\supp Q'|>V$)")
         paragraphs.append(

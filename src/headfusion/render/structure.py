@@ -11,6 +11,7 @@ from fractions import Fraction
 from math import gcd
 from typing import Any
 
+from headfusion.proof.evidence import support_size
 from headfusion.render.orders import MAX_RULE_CHECKS, edge_follows_rule
 from headfusion.render.tex import as_fraction, frac_tex, tex_int, tex_poly, tex_t_coef, tex_vector
 
@@ -131,7 +132,7 @@ def edges_context(summary: dict, claims: dict[str, dict]) -> dict | None:
         r" (two coordinates of one rank); breaking the tie either way gives two orders that differ by an adjacent transposition,"
         r" whose order witnesses single out $p_0$ and $p_1$, one each." if rule else "")
     return {"shapes": shapes, "caption": caption, "bound": tex_int(summary["rigid_edge_bound"]), "vertices": tex_int(summary["newton_vertices"]),
-            "support": tex_int(summary["rigid_edge_bound"] and _support(exp["evidence"]))}
+            "support": tex_int(summary["rigid_edge_bound"] and support_size(exp["evidence"]))}
 
 
 def _orders_rule(edges: list, shapes: list) -> int | None:
@@ -164,11 +165,3 @@ def non_vertices_tex(points: list[tuple[int, ...]]) -> str:
     shown = ", ".join(f"${tex_vector(list(p))}$" for p in points[:MAX_NON_VERTICES])
     more = f" and {len(points) - MAX_NON_VERTICES} more" if len(points) > MAX_NON_VERTICES else ""
     return ("the point " if len(points) == 1 else "the points ") + shown + more
-
-
-def _support(ev: dict) -> int:
-    """|supp Q′| = Π over blocks of |supp Q′_B|."""
-    out = 1
-    for block in ev["blocks"]:
-        out *= len({tuple(e[:-1]) for e, _ in ev["shapes"][int(block["shape"])]["Q"]})
-    return out

@@ -11,7 +11,7 @@ import json
 import sys
 import time
 
-from headfusion.kernel.verify import verify_certificate
+from headfusion.proof.statement import verify_certificate
 from headfusion.proof.certify import certify
 from headfusion.spec.load import load_spec
 

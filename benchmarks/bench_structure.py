@@ -43,7 +43,7 @@ FUNCTIONS = [
 
 CELL = """
 import json, sys, time
-from headfusion.kernel.verify import verify_certificate
+from headfusion.proof.statement import verify_certificate
 from headfusion.proof.certify import certify
 from headfusion.spec.load import load_spec
 text, d, lemmas, timeout = json.loads(sys.argv[1])

@@ -18,7 +18,7 @@ import pytest
 from headfusion.algebra.expform import ExpForm
 from headfusion.algebra.fused import fused_atoms
 from headfusion.cli import main
-from headfusion.kernel.verify import verify_certificate
+from headfusion.proof.statement import verify_certificate
 from headfusion.proof.claims import build_certificate
 from headfusion.spec.load import load_spec
 

@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 import headfusion as hf
 from headfusion.cli import main
 from headfusion.kernel.base import SchemaError
-from headfusion.kernel.verify import verify_certificate
+from headfusion.proof.statement import verify_certificate
 from headfusion.proof import replay
 from headfusion.proof.certify import certify as build
 from headfusion.solving.bounded import run_bounded

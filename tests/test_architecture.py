@@ -10,7 +10,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "src" / "headfusion"
 # the one-way flow: a package may import itself and the packages before it
 ORDER = ["kernel", "spec", "algebra", "bounds", "solving", "proof", "render"]
 TOP = {"cli", "api", "errors", "guards", "__init__", "__main__"}
-KERNEL_BUDGET = 2300  # physical lines: blank lines, docstrings and comments count
+KERNEL_BUDGET = 2500  # physical lines: blank lines, docstrings and comments count
 
 
 def imports(path: Path) -> list[tuple[str, ast.AST, list[str]]]:
@@ -56,8 +56,6 @@ def test_packages_import_only_earlier_packages():
             target = package_of(module)
             if target is None or target == package:
                 continue
-            if package == "kernel" and scope == ["rebuild"] and target == "spec":
-                continue  # the statement layer: the kernel rebuilds the model from the spec text
             if target == "__init__" and module == "headfusion":
                 continue  # __version__
             if target in TOP or ORDER.index(target) > ORDER.index(package):
@@ -73,8 +71,6 @@ def test_kernel_imports_only_the_standard_library_and_itself():
             top = module.split(".")[0]
             if module.startswith("headfusion.kernel") or top == "__future__":
                 continue
-            if module.startswith("headfusion.spec.") and scope == ["rebuild"]:
-                continue  # the statement layer, outside the kernel's budget
             assert top in sys.stdlib_module_names, f"{path.name} imports {module}"
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from headfusion.kernel.verify import verify_file
+from headfusion.proof.statement import verify_file
 from headfusion.proof.atlas import moonshot_subset_sums
 
 from .conftest import atlas_killed_after, run_cli

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, event, given, settings, strategies as st
 
 from headfusion.bounds.engine import function_bounds
 from headfusion.kernel.base import SchemaError
-from headfusion.kernel.verify import verify_certificate
+from headfusion.proof.statement import verify_certificate
 from headfusion.proof.analysis import analyze
 from headfusion.spec.load import load_spec
 

@@ -21,7 +21,7 @@ from headfusion.algebra.expform import exponential_form
 from headfusion.algebra.fused import atom_dicts
 from headfusion.bounds.constructions import closed_forms, form_kind, uniform_head
 from headfusion.bounds.engine import function_bounds
-from headfusion.kernel.verify import verify_certificate
+from headfusion.proof.statement import verify_certificate
 from headfusion.proof.claims import build_certificate
 from headfusion.solving.construct import best_construction, search_block
 from headfusion.spec.load import load_spec

@@ -19,7 +19,7 @@ from headfusion.algebra.expform import combined_polys, exponential_form
 from headfusion.bounds.cyclotomic import block_unit_roots, unit_root_bound
 from headfusion.kernel import statements as say
 from headfusion.kernel.cyclotomic import check_unit_roots, cyclotomic
-from headfusion.kernel.verify import verify_certificate
+from headfusion.proof.statement import verify_certificate
 from headfusion.proof.certify import certify, certify_every_pair
 from headfusion.spec.expressions import SpecError, parse_expression
 from headfusion.spec.load import load_spec

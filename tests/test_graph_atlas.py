@@ -17,7 +17,7 @@ import networkx as nx
 import pytest
 import sympy
 
-from headfusion.kernel.verify import verify_file
+from headfusion.proof.statement import verify_file
 from headfusion.spec.graph_atlas import graphs_up_to
 
 from .conftest import atlas_killed_after, run_cli

@@ -22,7 +22,8 @@ from headfusion.kernel.base import CheckFailed as KernelCheckFailed, SchemaError
 from headfusion.kernel.checks import combined
 from headfusion.kernel.model import model_from_json
 from headfusion.kernel.statements import LEMMAS
-from headfusion.kernel.verify import Report, verify_certificate
+from headfusion.kernel.verify import Report
+from headfusion.proof.statement import verify_certificate
 from headfusion.proof.claims import build_certificate
 from headfusion.spec.load import load_spec
 

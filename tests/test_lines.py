@@ -22,7 +22,8 @@ from headfusion.bounds.lines import restrict
 from headfusion.kernel.base import CheckFailed
 from headfusion.kernel.lines import check_line
 from headfusion.kernel.model import canonical, model_from_json, restrict as kernel_restrict
-from headfusion.kernel.verify import LINE_CHECKS, verify_certificate
+from headfusion.kernel.verify import LINE_CHECKS
+from headfusion.proof.statement import verify_certificate
 from headfusion.proof.certify import certify, line_tree
 from headfusion.proof.evidence import line_evidence
 from headfusion.spec.load import load_spec

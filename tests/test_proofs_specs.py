@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from headfusion.proof.certify import certify
-from headfusion.kernel.verify import verify_certificate
+from headfusion.proof.statement import verify_certificate
 from headfusion.spec.load import load_spec
 
 PROOFS = sorted((Path(__file__).resolve().parent.parent / "proofs").glob("*.toml"))

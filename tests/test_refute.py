@@ -472,7 +472,7 @@ def test_interior_leaves_in_a_certificate_depend_on_the_newton_claim(tmp_path) -
     """certify uses V from the checked Newton claim; dropping that dependency is rejected.
 
     Without LK/LE (rigid edges alone prove m* ≥ 7), the triangle's search starts at m = 6 = V."""
-    from headfusion.kernel.verify import verify_certificate
+    from headfusion.proof.statement import verify_certificate
     from headfusion.proof.certify import certify
 
     cert = certify(load_spec(TRIANGLE_TEXT), ["test"], search_timeout=60, lemmas=False).certificate

@@ -19,7 +19,8 @@ from headfusion.algebra.expform import exponential_form
 from headfusion.bounds.lower import newton_bound
 from headfusion.bounds.structural import structural_bounds
 from headfusion.kernel.statements import LEMMAS
-from headfusion.kernel.verify import KINDS, check_of, verify_certificate
+from headfusion.kernel.verify import KINDS, check_of
+from headfusion.proof.statement import verify_certificate
 from headfusion.proof.certify import certify, certify_every_d
 from headfusion.proof.claims import build_certificate
 from headfusion.spec.load import load_spec

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from headfusion.algebra.expform import exponential_form
 from headfusion.bounds.tournament4 import theorem_k_bound
 from headfusion.kernel.statements import LEMMAS
-from headfusion.kernel.verify import verify_certificate
+from headfusion.proof.statement import verify_certificate
 from headfusion.proof.analysis import analyze
 from headfusion.spec.load import load_spec
 

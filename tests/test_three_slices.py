@@ -20,7 +20,7 @@ from headfusion.bounds.multiples import _unimodular_to_last
 from headfusion.kernel.base import CheckFailed
 from headfusion.kernel.multiples import mu
 from headfusion.kernel.poly import mul
-from headfusion.kernel.verify import verify_certificate
+from headfusion.proof.statement import verify_certificate
 from headfusion.proof.claims import build_certificate
 from headfusion.spec.load import load_spec
 

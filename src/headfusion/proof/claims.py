@@ -20,7 +20,8 @@ from headfusion.bounds.classes import untried_tilts
 from headfusion.kernel import statements
 from headfusion.kernel.base import CheckFailed, SchemaError, sha256
 from headfusion.kernel.model import model_from_json
-from headfusion.kernel.verify import FORMAT, KINDS, check_of, summary, theorem_facts, verify_certificate
+from headfusion.kernel.verify import FORMAT, KINDS, check_of, summary, theorem_facts
+from headfusion.proof.statement import verify_certificate
 from headfusion.proof import evidence
 from headfusion.spec.errors import InputError, ResourceLimit
 from headfusion.spec.model import Spec

@@ -20,7 +20,8 @@ from typing import Any
 from headfusion.kernel.base import MAX_NODES, CheckFailed, SchemaError, parse_json, rational, read_certificate_text, within
 from headfusion.kernel.multiples import MAX_ROOT_WORK
 from headfusion.kernel.structure import MAX_TILT_DIGITS, tilt_digits
-from headfusion.kernel.verify import Report, verify_certificate
+from headfusion.kernel.verify import Report
+from headfusion.proof.statement import verify_certificate
 
 DEFAULT_TIMEOUT = 600.0  # seconds: the largest certificates of the test suite and benchmarks replay in under a minute
 MAX_CLAIMS = 10_000  # claims of one certificate (certify writes ~20, plus one per search)

@@ -113,10 +113,10 @@ def function_parts(cert: dict) -> dict:
     if kind == "toml":
         out["source_note"] = ((rf"The option \texttt{{-{{}}-d}} of the recorded command sets the spec's parameter, here ${tex_text(parameter)}={tex_int(spec['d'])}$. "
                                if spec.get("d") is not None and not every_d else "")
-                              + r"The verifier rebuilds the heads from this text with headfusion's spec parser"
+                              + r"The verifier checks with headfusion's spec parser, outside its kernel, that this text gives the heads of Table~\ref{tab:heads}"
                               + (rf" (the \texttt{{[graph]}} generator names the networkx function {tex_tt(doc.generator)},"
                                  r" which lists the graph's edges)" if doc is not None and doc.generator else "")
-                              + r"; Table~\ref{tab:heads} lists the heads it defines, and they are what the certificate is about.")
+                              + r"; the kernel reads $F$ from that list of heads (keys, weights, values), and it is what the certificate is about.")
         out["authors_title"] = tex_tt(spec.get("title", "")) if spec.get("title") else None
         written = doc.title
         substituted = spec.get("d") is not None and written is not None and written != spec.get("title")

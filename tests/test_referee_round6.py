@@ -66,3 +66,20 @@ def test_docs_kernel_states_the_real_line_count_budget_and_modules():
     assert int(stated.group(2).replace(",", "")) == KERNEL_BUDGET
     missing = [p.name for p in KERNEL.glob("*.py") if p.name != "__init__.py" and f"`{p.name}`" not in doc]
     assert not missing, f"docs/kernel.md does not name the kernel modules {missing}"
+
+
+# -- item 1: where Lemma LK stops in one variable, from the cyclotomic factors of Q′ ---------------
+
+def _gap(cert: dict) -> str:
+    from headfusion.render.latex import render_latex
+
+    tex = render_latex(cert)
+    return tex[tex.index(r"\paragraph{Status of the gap.}"):tex.index(r"\begin{proof}[Proof in brief]")]
+
+
+@pytest.mark.parametrize("scales,orders,ks", [((1, 2, 3, 5, 6), "2,4,6,10,12", "2,4"), ((1, 2, 3, 6), "2,4,6,12", "2,4")])
+def test_the_residue_class_stop_gives_its_number_from_the_unit_roots(scales, orders, ks):
+    gap = _gap(built("+".join(f"sigmoid({a}*q1)" for a in scales)))
+    assert r"Lemma~\ref{lem:LK} stops at $4$" in gap
+    assert rf"\mathcal{{D}}=\{{{orders}\}}" in gap and rf"only $k\in\{{{ks}\}}$ qualify" in gap
+    assert r"no tilt or sublattice gives more than $|\supp Q'_B|$" not in gap  # the old reason, which yields |supp Q′_B| = 8

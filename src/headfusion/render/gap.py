@@ -24,6 +24,8 @@ from __future__ import annotations
 
 from typing import Callable
 
+from headfusion.kernel.cyclotomic import cyclotomic
+from headfusion.kernel.poly import divide, poly_from_json
 from headfusion.proof.evidence import support_size
 from headfusion.render.tex import tex_int, tex_text
 from headfusion.render.tournament4 import theorem_k_stop
@@ -55,11 +57,39 @@ def _edges(cert: dict, claim: dict) -> str:
             r" in which every term of $D=gQ'$ would be a vertex of $\Newt(D)$, and says nothing about heads with more.")
 
 
+MAX_CLASS_DEGREE = 200  # above this degree of Q′ the one-variable reason is not computed (the general sentence is used)
+
+
+def unit_root_orders(cert: dict) -> tuple[list[int], int] | None:
+    """(𝒟, deg Q′) when F has one block of rank 1 whose Q′ (no powers of t) is unit·x^s·Π_{d∈𝒟} Φ_d^(e_d), every root a root of
+    unity; else None.  Found by trial division by Φ_d for every d with φ(d) ≤ deg Q′ (φ(d) ≥ √(d/2), so d ≤ 2·deg²)."""
+    exp = _evidence(cert, "exp-form")
+    if len(exp.get("blocks", [])) != 1 or len(exp["shapes"][int(exp["blocks"][0]["shape"])]["rows"]) != 1:
+        return None
+    Q = poly_from_json(exp["shapes"][int(exp["blocks"][0]["shape"])]["Q"], 2)
+    low, degree = min(e[0] for e in Q), max(e[0] for e in Q) - min(e[0] for e in Q)
+    if any(e[1] for e in Q) or not 0 < degree <= MAX_CLASS_DEGREE:
+        return None
+    rest, orders = {(e[0] - low, 0): c for e, c in Q.items()}, []
+    for d in range(1, 2 * degree * degree + 1):
+        while (quotient := divide(rest, cyclotomic(d)) if len(rest) > 1 else None) is not None:
+            rest, orders = quotient, orders if d in orders else orders + [d]
+    return (orders, degree) if len(rest) == 1 else None
+
+
 def _classes(cert: dict, claim: dict) -> str:
     bound = cert["summary"]["residue_class_bound"]
-    return (rf"Lemma~\ref{{lem:LK}} stops at ${grouped(bound)}$: it gives one term of $D$ per class of $M_B$, and each class"
-            r" must meet $\supp Q'_B$ (a class without a point of it has sum $0$), so no tilt or sublattice gives more than"
-            r" $|\supp Q'_B|$ classes per block.")
+    orders, degree = unit_root_orders(cert) or ([], 0)
+    ks = [k for k in range(2, degree + 2) if all(d in orders for d in range(2, k + 1) if k % d == 0)]  # Φ_d | Q′ for all d | k, d > 1
+    if ks and max(ks + [cert["summary"]["newton_vertices"]]) == bound:
+        return (rf"Lemma~\ref{{lem:LK}} stops at ${grouped(bound)}$: in one variable the class sums of $Q'(\rho x)$ modulo $k$ are all"
+                r" equal exactly when $Q'(\rho\zeta)=0$ for every $k$-th root of unity $\zeta\ne1$. Every root of $Q'$ is a root of"
+                r" unity here, so $\rho=1$, and then $\Phi_d\mid Q'$ for every divisor $d>1$ of $k$ (so $k-1\le\deg Q'$); with"
+                rf" $\mathcal{{D}}=\{{{','.join(map(str, orders))}\}}$, the $d$ with $\Phi_d\mid Q'$, only"
+                rf" $k\in\{{{','.join(map(str, ks))}\}}$ qualify.")
+    return (rf"Lemma~\ref{{lem:LK}} gives ${grouped(bound)}$ with the sublattices and tilts of Table~\ref{{tab:classes}}, one term"
+            r" of $D$ per class: a class without a point of $\supp Q'_B$ has sum $0$, so no sublattice serves whose index exceeds"
+            r" $|\supp Q'_B|$, and this certificate does not show whether another sublattice or tilt gives more.")
 
 
 def _graph(cert: dict, claim: dict) -> str:

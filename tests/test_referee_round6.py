@@ -83,3 +83,40 @@ def test_the_residue_class_stop_gives_its_number_from_the_unit_roots(scales, ord
     assert r"Lemma~\ref{lem:LK} stops at $4$" in gap
     assert rf"\mathcal{{D}}=\{{{orders}\}}" in gap and rf"only $k\in\{{{ks}\}}$ qualify" in gap
     assert r"no tilt or sublattice gives more than $|\supp Q'_B|$" not in gap  # the old reason, which yields |supp Q′_B| = 8
+
+
+# -- item 2 (the example leaf): a Farkas leaf that combines several rows, not one IN point against one N row
+
+@pytest.fixture(scope="module")
+def refuted_three() -> dict:
+    """σ(q1)+σ(3q1) with its refutation tree at m = 3 (15 nodes; vectors of 2, 3, 4 and 5 rows)."""
+    pytest.importorskip("highspy")
+    import time
+
+    from headfusion.algebra.expform import combined_polys, exponential_form
+    from headfusion.proof.claims import build_certificate
+    from headfusion.solving.refute import refute
+    from headfusion.spec.load import load_spec
+
+    spec = load_spec("sigmoid(q1) + sigmoid(3*q1)")
+    P, Q = combined_polys(exponential_form(spec.model))
+    found = refute(P.terms, Q.terms, 3, deadline=time.time() + 120)
+    assert found.status == "unsat"
+    return build_certificate(spec, ["headfusion", "certify"], search_results=[{"status": "unsat", "atoms": 3, "refutation": found.evidence}])
+
+
+def test_the_example_farkas_leaf_combines_several_rows(refuted_three, monkeypatch):
+    from headfusion.render import search
+    from headfusion.render.latex import render_latex
+
+    monkeypatch.setattr(search, "MAX_FULL_LEAVES", 2)  # the tree's leaves are then worked out one per kind
+    tex = render_latex(refuted_three)
+    leaf = tex[tex.index(r"\emph{A Farkas leaf.}"):]
+    table = leaf[leaf.index(r"\midrule"):leaf.index(r"\bottomrule")]
+    rows = [line for line in table.splitlines()[1:] if line.endswith(r"\\")]
+    vectors = [len(v) for v in claim_of(refuted_three, "search:m3")["evidence"]["multipliers"]]
+    assert len(rows) == max(n for n in vectors if n <= search.MAX_EXAMPLE_ROWS) > 2, rows
+
+
+def claim_of(cert: dict, cid: str) -> dict:
+    return next(c for c in cert["claims"] if c["id"] == cid)

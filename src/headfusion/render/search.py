@@ -178,7 +178,8 @@ class _Tree:
         }
 
     def worked(self) -> list[dict]:
-        """One leaf of each kind the tree uses, written out (the Farkas leaf with the shortest vector)."""
+        """One leaf of each kind the tree uses, written out (the Farkas leaf whose vector combines the most rows that still
+        print in full: a two-row leaf, one IN point against one N row, shows little of the method)."""
         out = []
         first: dict[str, int] = {}
         for index, *_ in self.walk:
@@ -208,7 +209,9 @@ class _Tree:
             out.append({"title": f"A {kind} leaf", "text": text, "rows": None})
         farkas = [(int(self.tree[i][1]), o, n, i) for i, _, o, n in self.walk if self.tree[i][0] == "farkas"]
         if farkas:
-            out.insert(min(2, len(out)), self._farkas(*min(farkas, key=lambda leaf: (len(self.vectors[leaf[0]]), len(leaf[1]) + len(leaf[2])))))
+            rows = lambda leaf: len(self.vectors[leaf[0]])  # noqa: E731
+            example = min(farkas, key=lambda leaf: (rows(leaf) > MAX_EXAMPLE_ROWS, abs(rows(leaf) - MAX_EXAMPLE_ROWS), len(leaf[1]) + len(leaf[2])))
+            out.insert(min(2, len(out)), self._farkas(*example))
         return out
 
     def _farkas(self, k: int, outs: frozenset, ins: frozenset, index: int) -> dict:

@@ -120,3 +120,31 @@ def test_the_example_farkas_leaf_combines_several_rows(refuted_three, monkeypatc
 
 def claim_of(cert: dict, cid: str) -> dict:
     return next(c for c in cert["claims"] if c["id"] == cid)
+
+
+# -- item 3: the R certificate prints f_u's P′, Q′, lowest terms, box, leaf counts and a worked leaf ------
+
+@pytest.fixture(scope="module")
+def line_cert() -> dict:
+    import json
+
+    from headfusion.proof.certify import certify
+    from headfusion.spec.load import load_spec
+
+    cert = certify(load_spec("sigmoid(q1) + sigmoid(q1 + q2) + sigmoid(2*q1 - q2)", None), ["test"], search_timeout=60).certificate
+    assert cert["summary"]["lower_bound_claim"] == "lower:line"
+    return json.loads(json.dumps(cert))
+
+
+def test_the_line_section_prints_f_us_data_as_a_one_dimensional_certificate(line_cert):
+    from headfusion.render.latex import render_latex
+
+    tex = render_latex(line_cert)
+    section = tex[tex.index(r"\subsection{Restriction to a line}"):]
+    section = section[:section.index(r"\section")]
+    assert r"$P'=x_{1} + 2x_{1}^{3} - 2x_{1}^{4} + 3x_{1}^{5} - x_{1}^{6} + 3x_{1}^{7}$" in section  # σ(t)+σ(2t)+σ(5t)
+    assert r"$Q'=1 + x_{1}^{2} + x_{1}^{5} + x_{1}^{7}$" in section
+    assert r"\operatorname{rem}_f=-12\ne0" in section and r"Lemma~\ref{lem:LB} with $x_{1}=y$" in section  # lowest terms
+    assert r"The box is $G=\{0,\dots,35\}$ with 36 unknowns" in section  # f_u's own box for m = 7
+    assert re.search(r"The tree has \$[0-9,{}]+\$\s+nodes, \$[0-9,{}]+\$ of them splits", section)  # the leaf counts
+    assert r"\emph{A Farkas leaf.}" in section and r"\emph{A count leaf.}" in section

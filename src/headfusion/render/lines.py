@@ -7,9 +7,11 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from headfusion.kernel.model import model_from_json, restrict
+from headfusion.kernel.model import model_from_canonical, model_from_json, restrict
 from headfusion.render.composition import _instance
 from headfusion.render.faces import model_rows, tex_exact_form, tex_face_form
+from headfusion.render.search import polys_of, tree_context
+from headfusion.render.sections import _coprime_shape
 from headfusion.render.tex import tex_int, tex_poly, tex_rational, tex_vector
 
 MAX_HEAD_ROWS = 12
@@ -21,6 +23,25 @@ def _tree_instance(entry: dict) -> str:
     tree = dict((cid, ev) for cid, ev in entry["claims"])["refutation"]
     return (rf"Lemma~\ref{{lem:LR}}: a refutation tree of {tex_int(len(tree['tree']))} nodes over $f_u$'s own box closes for "
             rf"$m={tex_int(int(tree['atoms']))}$")
+
+
+def _own_data(cert: dict, entry: dict, sub: dict) -> dict:
+    """f_u's P′ and Q′ (one block of rank 1, coordinate x), the factors of Q′ with their lowest-terms evidence, and its
+    refutation tree as the 1-D certificates print theirs (box, leaf counts, one worked leaf of each kind)."""
+    exp = sub["exp-form"]
+    t_scale = int(exp["t_scale"])
+    if len(exp["blocks"]) != 1:
+        return {"P": None, "factors": None, "tree": None, "tree_m": None}
+    shape = exp["shapes"][int(exp["blocks"][0]["shape"])]
+    tree = None
+    if "refutation" in sub:
+        ev = sub["refutation"]
+        polys = polys_of(model_from_canonical(entry["form"]), exp)
+        vertices = len(sub["lower:newton"]["shapes"][0].get("vertices", [])) or 2  # a segment: its two ends
+        tree = tree_context(cert, int(ev["atoms"]), ev, vertices, polys)
+    return {"P": tex_poly(shape["P"], t_scale) if len(shape["P"]) <= MAX_Q_TERMS else None,
+            "factors": _coprime_shape(sub["coprime"]["shapes"][0], shape, t_scale), "tree": tree,
+            "tree_m": tex_int(int(sub["refutation"]["atoms"])) if tree else None}
 
 
 def line_context(cert: dict, claims: dict[str, dict]) -> dict | None:
@@ -56,4 +77,5 @@ def line_context(cert: dict, claims: dict[str, dict]) -> dict | None:
         "rows": rows,
         "bound": tex_int(int(entry["bound"])),
         "by": _tree_instance(entry) if by == "refutation" else _instance(entry),
+        **_own_data(cert, entry, sub),
     }

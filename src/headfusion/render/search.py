@@ -18,7 +18,7 @@ from typing import Any
 
 from headfusion.kernel.base import CheckFailed
 from headfusion.kernel.checks import combined
-from headfusion.kernel.model import model_from_json
+from headfusion.kernel.model import Model, model_from_json
 from headfusion.kernel.poly import poly_from_json
 from headfusion.kernel.refutation import rows as refutation_rows, search_box
 from headfusion.render.sections import MAX_ATOM_ROWS
@@ -46,11 +46,16 @@ def _point(e: Any) -> str:
 def _polys(cert: dict) -> tuple[dict, dict]:
     """P′, Q′ of F over the direct sum of the block lattices, as the kernel forms them."""
     ev = next(c for c in cert["claims"] if c["id"] == "exp-form")["evidence"]
+    return polys_of(model_from_json(cert["model"]), ev)
+
+
+def polys_of(model: Model, ev: dict) -> tuple[dict, dict]:
+    """P′, Q′ of a model over the direct sum of the block lattices of its exp-form evidence `ev` (kernel.checks.combined)."""
     shapes = []
     for shape in ev["shapes"]:
         rank = len(shape["rows"])
         shapes.append((None, None, rank, poly_from_json(shape["P"], rank + 1), poly_from_json(shape["Q"], rank + 1)))
-    return combined(model_from_json(cert["model"]), {"shapes": shapes, "blocks": [int(b["shape"]) for b in ev["blocks"]]})
+    return combined(model, {"shapes": shapes, "blocks": [int(b["shape"]) for b in ev["blocks"]]})
 
 
 LEAF_KINDS = ("count", "layer", "farkas", "image", "interior")  # the leaves kernel.refutation.replay accepts
@@ -136,10 +141,10 @@ def _combination_tex(vector: list) -> str:
 class _Tree:
     """One refutation with the kernel's box and rows, for display (the kernel is what checks)."""
 
-    def __init__(self, cert: dict, m: int, ev: dict) -> None:
+    def __init__(self, cert: dict, m: int, ev: dict, polys: tuple[dict, dict] | None = None) -> None:
         self.m, self.tree, self.vectors = m, ev["tree"], ev.get("multipliers", [])
         self.symmetries = ev.get("symmetries", [])
-        P, Q = _polys(cert)
+        P, Q = polys or _polys(cert)
         self.sizes = search_box(P, Q, m)
         self.D, self.N = refutation_rows(P, Q, self.sizes) if self.sizes is not None else ({}, {})
         self.q_low = [min(e[c] for e in Q) for c in range(len(self.sizes or ()))]
@@ -233,6 +238,35 @@ class _Tree:
                 "text": rf"Node {index} has the path {_path_tex(outs, ins)}; it is closed by $\theta^{{({k})}}$, which combines the rows"}
 
 
+def tree_context(cert: dict, m: int, ev: dict, vertices: int, polys: tuple[dict, dict] | None = None) -> dict:
+    """One refutation tree for the template (part "tree" of lemmas/LR.tex.j2): its box, leaf counts, and the whole tree
+    when small, else one worked leaf of each kind.  `polys` (P′, Q′) when the tree is not over F's own (f_u's, Lemma R)."""
+    tree = ev["tree"]
+    counts = _counts(tree) if tree else dict.fromkeys(LEAF_KINDS + ("split",), 0)
+    # π(p) = (p_π(1), …, p_π(r)), 1-based as in the text
+    symmetries = [rf"$\pi_{{{s + 1}}}:p\mapsto(" + ",".join(f"p_{{{int(i) + 1}}}" for i in perm) + r")$"
+                  for s, perm in enumerate(ev.get("symmetries", []))]
+    entry: dict[str, Any] = dict(kind="refutation", empty=not tree, nodes=tex_int(len(tree)), leaves={k: tex_int(v) for k, v in counts.items()},
+                                 nleaves=tex_int(sum(counts[k] for k in LEAF_KINDS)), symmetries=", ".join(symmetries),
+                                 vertices=tex_int(vertices), vectors=tex_int(len(ev.get("multipliers", []))), full=None, worked=[])
+    try:
+        shown = _Tree(cert, m, ev, polys) if tree else None
+    except (CheckFailed, KeyError, IndexError, TypeError, ValueError):
+        shown = None
+    if shown is not None and shown.sizes is not None:
+        size = prod(s + 1 for s in shown.sizes)
+        entry.update(box=_box_tex(shown.sizes), unknowns=f"{tex_int(size)} unknown" + ("" if size == 1 else "s") + r" $g_\gamma$",
+                     points=tex_int(len(shown.D)), depth=tex_int(max(d for _, d, _, _ in shown.walk)),
+                     point_list=r",\allowbreak ".join(_point(e) for e in sorted(shown.D)) if len(shown.D) <= MAX_BRANCH_POINTS else None)
+        if sum(counts[k] for k in LEAF_KINDS) <= MAX_FULL_LEAVES:
+            entry["full"] = shown.full()
+        else:
+            entry["worked"] = shown.worked()
+    else:
+        entry.update(box="?", unknowns="", points="?", depth="?", point_list=None)
+    return entry
+
+
 def refutations_context(cert: dict) -> list[dict]:
     """Checked search claims: refutation trees (in full when small, else statistics and worked leaves) and explicit heads."""
     out = []
@@ -245,30 +279,7 @@ def refutations_context(cert: dict) -> list[dict]:
         entry: dict[str, Any] = {"id": tex_text(claim["id"]), "m": tex_int(m), "statement": lemma_refs(math_safe_statement(claim["statement"])),
                                  "used": claim["id"] in used}
         if "tree" in ev:
-            tree = ev["tree"]
-            counts = _counts(tree) if tree else dict.fromkeys(LEAF_KINDS + ("split",), 0)
-            # π(p) = (p_π(1), …, p_π(r)), 1-based as in the text
-            symmetries = [rf"$\pi_{{{s + 1}}}:p\mapsto(" + ",".join(f"p_{{{int(i) + 1}}}" for i in perm) + r")$"
-                          for s, perm in enumerate(ev.get("symmetries", []))]
-            entry.update(kind="refutation", empty=not tree, nodes=tex_int(len(tree)), leaves={k: tex_int(v) for k, v in counts.items()},
-                         nleaves=tex_int(sum(counts[k] for k in LEAF_KINDS)), symmetries=", ".join(symmetries),
-                         vertices=tex_int(int(cert.get("summary", {}).get("newton_vertices") or 0)),
-                         vectors=tex_int(len(ev.get("multipliers", []))), full=None, worked=[])
-            try:
-                shown = _Tree(cert, m, ev) if tree else None
-            except (CheckFailed, KeyError, IndexError, TypeError, ValueError):
-                shown = None
-            if shown is not None and shown.sizes is not None:
-                size = prod(s + 1 for s in shown.sizes)
-                entry.update(box=_box_tex(shown.sizes), unknowns=f"{tex_int(size)} unknown" + ("" if size == 1 else "s") + r" $g_\gamma$",
-                             points=tex_int(len(shown.D)), depth=tex_int(max(d for _, d, _, _ in shown.walk)),
-                             point_list=r",\allowbreak ".join(_point(e) for e in sorted(shown.D)) if len(shown.D) <= MAX_BRANCH_POINTS else None)
-                if sum(counts[k] for k in LEAF_KINDS) <= MAX_FULL_LEAVES:
-                    entry["full"] = shown.full()
-                else:
-                    entry["worked"] = shown.worked()
-            else:
-                entry.update(box="?", unknowns="", points="?", depth="?", point_list=None)
+            entry.update(tree_context(cert, m, ev, int(cert.get("summary", {}).get("newton_vertices") or 0)))
         else:
             atoms = ev.get("head", [])
             entry.update(

@@ -69,7 +69,7 @@ def test_triples_with_three_valuations_are_8_by_two_adic_classes(scales):
     cert = built(" + ".join(f"sigmoid({a}*q1)" for a in scales))
     assert verify_certificate(cert).ok
     assert (cert["summary"]["minimum"], cert["summary"]["lower_bound_claim"], cert["summary"]["refutations"]) == (8, "lower:two-adic", 0)
-    assert len(claim(cert, "lower:two-adic")["evidence"]["shapes"][0]["orders"]) == 3
+    assert len(claim(cert, "lower:two-adic")["evidence"]["shapes"][0]["levels"]) == 3
 
 
 def test_a_diamond_on_a_pendant_edge_feeds_the_slice_lemma():
@@ -145,20 +145,20 @@ def test_a_raised_three_slice_bound_is_rejected(diamond):
 
 
 def test_an_order_counted_twice_or_not_dividing_is_rejected(capsys, tmp_path, triple):
-    """V2 with two equal valuations counted twice, or an order whose Φ_(2^k) does not divide Q′."""
+    """V2 with two equal valuations counted twice, or a level 1 + x^a that does not divide Q′."""
     cert = copy.deepcopy(triple)
-    orders = claim(cert, "lower:two-adic")["evidence"]["shapes"][0]["orders"]
-    orders.append(orders[0])
+    levels = claim(cert, "lower:two-adic")["evidence"]["shapes"][0]["levels"]
+    levels.append(levels[0])
     rejected_by_verify(capsys, tmp_path, cert, "lower:two-adic", "distinct")
     cert = copy.deepcopy(triple)
-    orders = claim(cert, "lower:two-adic")["evidence"]["shapes"][0]["orders"]
-    orders[-1] = 3  # Φ_8 = 1 + x^4 does not divide (1 + x)(1 + x^2)(1 + x^8)'s lowest terms
+    levels = claim(cert, "lower:two-adic")["evidence"]["shapes"][0]["levels"]
+    levels[-1] = [4, 1, 0]  # 1 + x^4 does not divide (1 + x)(1 + x^2)(1 + x^8)'s lowest terms
     rejected_by_verify(capsys, tmp_path, cert, "lower:two-adic")
 
 
 def test_an_order_of_huge_degree_is_refused_before_any_power():
-    with pytest.raises(CheckFailed, match="from 1 to 40"):
-        mu({(0, 0): Fraction(1), (1, 0): Fraction(1)}, {"method": "two-adic", "orders": [10**3000]}, 1, set())
+    with pytest.raises(CheckFailed, match="span"):
+        mu({(0, 0): Fraction(1), (1, 0): Fraction(1)}, {"method": "two-adic", "levels": [[10**3000, 1, 0]], "modulus": None, "class": []}, 1, set())
 
 
 # -- the projection the producer chooses -------------------------------------------------------------------
@@ -239,4 +239,4 @@ def test_divisions_of_wide_polynomials_are_refused_up_front():
     with pytest.raises(SchemaError, match="quotient by its line factor"):
         mu(R, entry, 2, set())
     with pytest.raises(SchemaError, match="quotient terms"):
-        mu({(0, 0): Fraction(1), (n, 0): Fraction(1)}, {"method": "two-adic", "orders": [1]}, 1, set())
+        mu({(0, 0): Fraction(1), (n, 0): Fraction(1)}, {"method": "two-adic", "levels": [[1, 1, 0]], "modulus": None, "class": []}, 1, set())

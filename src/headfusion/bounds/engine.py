@@ -22,11 +22,15 @@ from headfusion.bounds.graphs import graph_bound
 from headfusion.bounds.lines import LineBound, line_bound
 from headfusion.bounds.lower import NewtonBound, newton_bound
 from headfusion.bounds.multiples import Multiple, block_multiple
+from headfusion.bounds.oneline import OneLineBound, one_line_bound
 from headfusion.bounds.structural import StructuralBounds, structural_bounds
 from headfusion.bounds.tournament4 import theorem_k_bound
 from headfusion.spec.model import MultiHead
 
-ORDER = ("L5", "LK", "LU", "LG", "LE", "LH", "LD", "LS", "V3", "V2", "K", "R")  # on ties the first: fewer lines to check, L5 before everything
+ORDER = ("L5", "LK", "LU", "LG", "LE", "LH", "LD", "LS", "V3", "V2", "K",
+         "PB",
+         "P4",
+         "R")  # on ties the first: fewer lines to check, L5 before everything
 MAX_FACE_FUNCTIONS = 48  # functions whose own faces are searched (LD), per top-level call
 MAX_FACE_DEPTH = 5
 
@@ -45,6 +49,7 @@ class FunctionBounds:
     line: LineBound | None = None  # R: the best restriction f_u(t) = F(t·u) of a rank ≥ 2 function, bounded by this engine
     table: dict = field(default_factory=dict, compare=False, repr=False)  # canonical form ↦ FunctionBounds of face functions
     theorem_k: int | None = None  # Theorem K: 32 for one block that is the tournament function of K_4
+    one_line: OneLineBound | None = None  # Theorem Pβ / Lemma P4: one block of rank 1 in normal form (top level only)
 
     @property
     def multiple_bound(self) -> int | None:
@@ -79,6 +84,8 @@ class FunctionBounds:
             out["K"] = self.theorem_k
         if self.line is not None:
             out["R"] = self.line.value
+        if self.one_line is not None:
+            out[self.one_line.lemma] = self.one_line.bound
         return out
 
     @property
@@ -105,7 +112,8 @@ class Engine:
         multiples = tuple(block_multiple(b, nb.count) for b, nb in zip(form.blocks, newton.blocks))
         graph, unit = (graph_bound(form), unit_root_bound(form)) if self.use_edges else (None, None)
         theorem_k = theorem_k_bound(form) if self.use_edges else None  # bounds m* (LN uses the numerator), not multiples
-        partial = FunctionBounds(form, newton, structure, multiples, None, graph, unit, table=self.memo, theorem_k=theorem_k)
+        one_line = one_line_bound(form) if self.use_edges and depth == 0 else None  # numerator lemmas: F itself only
+        partial = FunctionBounds(form, newton, structure, multiples, None, graph, unit, table=self.memo, theorem_k=theorem_k, one_line=one_line)
         faces = None
         if (self.use_faces and partial.best[0] < form.upper_bound and depth < MAX_FACE_DEPTH
                 and self.searched < MAX_FACE_FUNCTIONS):
@@ -115,10 +123,10 @@ class Engine:
             faces = face_family(model, form, lambda limit: self.face_bound(limit, depth + 1), floor)
         line = None
         if self.use_faces and depth == 0 and sum(b.rank for b in form.blocks) >= 2:  # R: at the top only (each line bounds a function)
-            done = FunctionBounds(form, newton, structure, multiples, faces, graph, unit, table=self.memo, theorem_k=theorem_k)
+            done = FunctionBounds(form, newton, structure, multiples, faces, graph, unit, table=self.memo, theorem_k=theorem_k, one_line=one_line)
             if done.best[0] < form.upper_bound:  # R is last in ORDER: it must beat every other lemma
                 line = line_bound(model, form.upper_bound, lambda f: self.face_bound(f, depth + 1), done.best[0])
-        return FunctionBounds(form, newton, structure, multiples, faces, graph, unit, line, self.memo, theorem_k)
+        return FunctionBounds(form, newton, structure, multiples, faces, graph, unit, line, self.memo, theorem_k, one_line)
 
     def face_bound(self, limit: tuple, depth: int) -> int:
         """The proved bound of a face function given by its canonical form (1 for a constant)."""

@@ -13,7 +13,9 @@ D = g·Q′, so m*(F) ≥ μ(Q′) ≥ Π_B μ(Q′_B) (Lemma LM).  This module 
   primitive: μ ≥ min(4μ′, 3μ′ + L, 2μ′ + max(μ′, c·L)), μ′ = μ(A) and L = μ(P_*A) for the projection P along ε (the
   lines of direction ε collapse to points), both found the same way; c = 4 when A has the factor 1 + (λ_1/λ_2)x^ε;
   DM (the diamond, 24) is its first case, and every μ found here feeds LS, LM and LD wherever the factor recurs;
-- V2 (rank 1): Φ_(2^k) = 1 + x^(2^(k−1)) divides the product for t values of k: μ ≥ 2^t.
+- V2 (rank 1, any biases): binomials 1 + w·x^a (w > 0) of t distinct 2-adic valuations v₂(a) divide the product: μ ≥ 2^t;
+  CD: with n of them of scales A·odd and distinct moduli w^(1/odd), and t levels below v₂(A): μ ≥ (n + 1)·2^t.  The
+  candidates are the product's binomial factors and the block's head denominators 1 + w·x^a that divide it.
 
 Candidates for ω are the lattice's coordinate functionals and the functionals of the q-axes (a
 coordinate q_j, read in the block's lattice).  `kernel.multiples` re-checks every certificate.
@@ -29,7 +31,7 @@ from math import gcd, lcm, prod
 from headfusion.algebra.expform import Block
 from headfusion.bounds.polytope import newton_graph
 from headfusion.kernel.base import MAX_POINTS
-from headfusion.kernel.poly import mul
+from headfusion.kernel.poly import divide, mul
 from headfusion.kernel.threeslices import projected
 
 Poly = dict[tuple[int, ...], Fraction]
@@ -53,7 +55,9 @@ class Multiple:
     projection: tuple[tuple[int, ...], ...] = ()  # V3: P with Pε = 0
     lines: "Multiple | None" = None  # V3: μ(P_*A), a lower bound for the lines in direction ε
     edge: int = 0  # V3: c (4 when A has the line factor, else 3)
-    orders: tuple[int, ...] = ()  # V2: the k with Φ_(2^k) | R
+    levels: tuple[tuple[int, Fraction, int], ...] = ()  # V2: binomials 1 + c·t^s·x^a as (a, c, s), distinct v₂(a)
+    modulus: int | None = None  # CD: A
+    klass: tuple[tuple[int, Fraction, int], ...] = ()  # CD: binomials of scales A·odd with distinct moduli
 
 
 Factors = tuple[tuple[tuple, int], ...]  # ((frozen polynomial, multiplicity), …), sorted
@@ -131,8 +135,9 @@ def _root(f: Poly, omega: tuple[int, ...]) -> Fraction | None:
 class MultipleFinder:
     """μ certificates for products of a block's factors, memoised (one finder per block lattice)."""
 
-    def __init__(self, rank: int, functionals: list[tuple[int, ...]]):
+    def __init__(self, rank: int, functionals: list[tuple[int, ...]], binomials: tuple = ()):
         self.rank = rank
+        self.binomials = binomials  # rank 1: (a, c, s) of the block's head denominators, V2/CD candidates
         self.functionals = functionals
         self.memo: dict[Factors, Multiple | None] = {}
 
@@ -226,21 +231,47 @@ class MultipleFinder:
         return Multiple(value, "three-slices", inside=inside, outside=outside, omega=omega, inner=inner, projection=P, lines=lines, edge=c)
 
     def two_adic(self, factors: Factors) -> Multiple | None:
-        """V2 in rank 1: the k with Φ_(2^k) = 1 + x^(2^(k−1)) among the (irreducible) factors, at least one."""
-        spans = [sum(k * (max(e[i] for e in dict(f)) - min(e[i] for e in dict(f))) for f, k in factors) for i in (0, 1)]
-        terms = (spans[0] + 1) * (spans[1] + 1)  # at least the terms of the product: the kernel's work limit is met for sure
-        orders = sorted({k for f, _ in factors if (k := _two_power_order(dict(f))) is not None
-                         and (spans[0] // 2 ** (k - 1) + 1) * terms <= MAX_POINTS})
-        return Multiple(2 ** len(orders), "two-adic", orders=tuple(orders)) if orders else None
+        """V2 or CD in rank 1: binomials 1 + c·t^s·x^a dividing the product (its binomial factors, or a head's denominator
+        when it divides exactly), within the kernel's work limit; the stronger of V2 alone and the best class modulus A."""
+        if _product_box(factors, 2) > MAX_POINTS:
+            return None
+        R = _product(factors, 2)
+        span = max(e[0] for e in R) - min(e[0] for e in R)
+        found = {(b[0][0], b[1], b[2]) for f, _ in factors if (b := _binomial(dict(f))) is not None}
+        found |= {b for b in self.binomials if b not in found and b[0] <= span and _divides(R, b)}
+        usable = sorted(b for b in found if (span // b[0] + 1) * len(R) <= MAX_POINTS)
+        best = Multiple(2 ** len(_levels(usable, 99)), "two-adic", levels=_levels(usable, 99)) if usable else None
+        for A in sorted({a // o for a, _, _ in usable for o in range(1, a + 1, 2) if a % o == 0}):
+            klass: list[tuple[int, Fraction, int]] = []
+            for a, c, s in usable:
+                o = a // A
+                if a % A == 0 and o % 2 and all(c**p != d**o or s * p != u * o for b, d, u in klass for p in [b // A]):
+                    klass.append((a, c, s))
+            levels = _levels(usable, _valuation(A))
+            value = (len(klass) + 1) * 2 ** len(levels)
+            if len(klass) >= 2 and (best is None or value > best.value):
+                best = Multiple(value, "two-adic", levels=levels, modulus=A, klass=tuple(klass))
+        return best
 
 
-def _two_power_order(f: Poly) -> int | None:
-    """k when f is a unit times 1 + x^(2^(k−1)) (rational coefficients, rank 1), else None."""
-    b = _binomial(f)
-    if b is None or b[1] != 1 or b[2] != 0:
-        return None
-    n = abs(b[0][0])
-    return n.bit_length() if n & (n - 1) == 0 and n.bit_length() <= 40 else None
+def _valuation(a: int) -> int:
+    return (a & -a).bit_length() - 1
+
+
+def _levels(binomials: list[tuple[int, Fraction, int]], below: int) -> tuple[tuple[int, Fraction, int], ...]:
+    """One binomial per 2-adic valuation v₂(a) < below (the least a of each: the cheapest division)."""
+    out: dict[int, tuple[int, Fraction, int]] = {}
+    for b in binomials:
+        if _valuation(b[0]) < below:
+            out.setdefault(_valuation(b[0]), b)
+    return tuple(out[v] for v in sorted(out))
+
+
+def _divides(R: Poly, binomial: tuple[int, Fraction, int]) -> bool:
+    """1 + c·t^s·x^a divides R exactly (the kernel's division, within its work limit)."""
+    a, c, s = binomial
+    span = max(e[0] for e in R) - min(e[0] for e in R)
+    return (span // a + 1) * len(R) <= MAX_POINTS and divide(R, {(0, 0): Fraction(1), (a, s): c}) is not None
 
 
 def _product_box(factors: Factors, nvars: int) -> int:
@@ -330,5 +361,7 @@ def block_multiple(block: Block, vertices: int) -> Multiple | None:
     """The strongest LH or LS certificate for μ(Q′_B) above V_B, or None."""
     if block.rank == 0:
         return None
-    finder = MultipleFinder(block.rank, block_functionals(block))
+    binomials = tuple(sorted({(b[0][0], b[1], b[2]) for D in block.denominators if block.rank == 1
+                              and (b := _binomial(dict(D.terms))) is not None}))
+    finder = MultipleFinder(block.rank, block_functionals(block), binomials)
     return finder.best(block_factors(block), 0, vertices)

@@ -29,7 +29,8 @@ FIELDS = {"vertices": {"method", "vertices"}, "hexagon": {"method", "factors"},
           "slices": {"method", "A", "B", "omega", "point", "roots", "mu"}, "three-slices": threeslices.FIELDS, "two-adic": twoadic.FIELDS}
 METHODS = {"LH": ("hexagon",), "LS": ("slices", "hexagon"), "V3": ("three-slices", "slices", "hexagon"),
            "V2": ("two-adic", "three-slices", "slices", "hexagon")}  # a claim's own method first, then those its blocks may also use
-LEMMA_OF_METHOD = (("LS", "slices"), ("LH", "hexagon"), ("V3", "three-slices"), ("V2", "two-adic"), ("L5", "vertices"))
+LEMMA_OF_METHOD = (("LS", "slices"), ("LH", "hexagon"), ("V3", "three-slices"), ("V2", "two-adic"), ("L5", "vertices"),
+                   ("CD", "class-descartes"))
 MAX_NESTING = 12  # slices of slices
 MAX_SLICE_DEGREE = 2_000  # span of y in Z(x′·y^ω): each root costs a division of this length
 MAX_ROOT_WORK = 500_000  # span × Σ k·digits(ρ): the digits a quotient's last coefficient may reach (issue 34: ~8 s at the limit)
@@ -97,7 +98,7 @@ def mu(R: Poly, item: object, rank: int, used: set, depth: int = 0) -> int:
     if item["method"] == "three-slices":
         return threeslices.three_slices(R, item, rank, used, depth, mu)
     if item["method"] == "two-adic":
-        return twoadic.two_adic(R, item, rank)
+        return twoadic.two_adic(R, item, rank, used)
     return slices(R, item, rank, used, depth)
 
 

@@ -30,8 +30,11 @@ LEMMAS: dict[str, tuple[str, tuple[str, ...], str]] = {
     "LU": ("Unit roots", ("L1", "L2", "L4"), r"Let $F=c+P'/Q'$ with $\gcd(P',Q')=1$ have one block, of rank 1, with $Q'=u\prod_{d\in\mathcal{D}}\Phi_d(x)$ for a unit $u$ and the cyclotomic polynomials $\Phi_d$ of a nonempty set $\mathcal{D}$ of orders; let $L=\operatorname{lcm}\mathcal{D}$ and $\mathcal{D}/g=\{d/\gcd(d,g):d\in\mathcal{D}\}$. If $\mathcal{D}/g$ is none of $\{3\},\{4\},\{6\}$ for $g=1,\dots,L$, and, if it is $\{2\}$ for some $g$, $G=(1+x^{L/2})P'/Q'$ is a Laurent polynomial with a term $x^e$, $L/2\nmid e$, then no head with at most 3 atoms represents $F$: $m^*(F)\ge4$."),
     "Q4": ("Terms on a line", ("LU",), r"Let $j\ge3$ be odd. A nonzero polynomial $\Psi(z)$ with nonnegative coefficients and $\Phi_j(z)\mid\Psi$ has at least $3$ terms, and at least $4$ if also $(1+z)\mid\Psi$."),
     "V3": ("Three slices", ("LM", "Q4"), r"Let $R$ be a unit times $Yf_1f_2$, with $\operatorname{supp}Y$ on one level of an integer functional $\omega$ and binomials $f_k=\varphi_kx^{p_k}+\varphi'_kx^{p_k+\delta_k}$ ($k=1,2$) with positive coefficients and $\langle\omega,\delta_k\rangle=1$, such that $\varepsilon=\delta_1-\delta_2$ is primitive. Let $\Gamma$ be an integer matrix with $\Gamma\varepsilon=0$ and $\Gamma_*$ the substitution $x^p\mapsto x^{\Gamma p}$; let $\mathcal{T}_Y\le\mathcal{T}(Y)$ and $\mathcal{T}_\Gamma\le\mathcal{T}(\Gamma_*Y)$, and $\vartheta=4$ if $1+\frac{\varphi'_1\varphi_2}{\varphi_1\varphi'_2}x^{\varepsilon}$ divides $Y$, else $\vartheta=3$. Then $\mathcal{T}(R)\ge\min(4\mathcal{T}_Y,\,3\mathcal{T}_Y+\mathcal{T}_\Gamma,\,2\mathcal{T}_Y+\max(\mathcal{T}_Y,\vartheta\mathcal{T}_\Gamma))$."),
-    "V2": ("2-adic classes", ("LM",), r"Let $R$ be a Laurent polynomial in one variable $x$ and $\mathcal{K}$ a set of $j$ positive integers such that $\Phi_{2^\varkappa}(x)=1+x^{2^{\varkappa-1}}$ divides $R$ for every $\varkappa\in\mathcal{K}$. Then $\mathcal{T}(R)\ge2^j$."),
+    "V2": ("2-adic classes", ("LM",), r"Let $R$ be a Laurent polynomial in one variable $x$ and $1+w_ix^{a_i}$ ($i=1,\dots,j$; $w_i>0$, $a_i\ge1$) binomials dividing $R$ whose exponents $a_i$ have pairwise distinct 2-adic valuations $v_2(a_i)$. Then $\mathcal{T}(R)\ge2^j$."),
+    "CD": ("Class Descartes", ("LM", "V2"), r"Let $R$ be a Laurent polynomial in one variable $x$, $A\ge1$, and $1+w_ix^{Ao_i}$ ($i=1,\dots,n$; $w_i>0$, $o_i$ odd, $w_i^{o_k}\ne w_k^{o_i}$ for $i\ne k$) binomials dividing $R$; let $1+w'_lx^{a_l}$ ($l=1,\dots,j$) be binomials dividing $R$ with pairwise distinct 2-adic valuations $v_2(a_l)<v_2(A)$. Then $\mathcal{T}(R)\ge(n+1)\,2^j$."),
     "TP": ("Pairs of scales", ("L1", "L2", "L4", "LU"), r"For positive integers $a\ne b$, no head with at most 3 atoms represents $\sigma(aq)+\sigma(bq)$, and a head $N(u)/D(u)$ of $G(u_1,u_2)=\sigma(u_1)+\sigma(u_2)$ with $n$ atoms gives the head $N(aq,bq)/D(aq,bq)$ of $\sigma(aq)+\sigma(bq)$ with at most $n$ atoms."),
+    "PB": ("Pairs with biases", ("L1", "L2", "L4"), r"Let $a,b$ be positive integers, $w_1,w_2>0$, $\varepsilon_1,\varepsilon_2\in\{+1,-1\}$, $c$ real, and $F(q)=c+\varepsilon_1\sigma(aq+\log w_1)+\varepsilon_2\sigma(bq+\log w_2)$. If $a\ne b$, no head with at most 3 atoms represents $F$: $m^*(F)\ge4$. If $a=b$ and $w_1\ne w_2$, no head with at most 2 atoms represents $F$: $m^*(F)\ge3$."),
+    "P4": ("Two scales", ("L1", "L2", "L4", "PB"), r"Let $F(q)=c+\sum_i\varepsilon_i\sigma(a_iq+\log w_i)$ with positive integers $a_i$, not all equal, weights $w_i>0$, pairwise distinct pairs $(a_i,w_i)$ and real $\varepsilon_i\ne0$, and let $F=c+P'/Q'$ in lowest terms in $x=e^q$. If every $1+w_ix^{a_i}$ divides $Q'$ and $\sum_{i:\,a_i=a'}\varepsilon_iw_i\ne0$ for $a'=\min_ia_i$, then no head with at most 3 atoms represents $F$: $m^*(F)\ge4$."),
     "LF": ("Families of graphs", ("L5", "LD", "LE", "LG", "LZ"), r"A cycle $C_n$ ($n\ge3$) has $2^n-2$ acyclic orientations and $2^n-1$ forests, and a tree on $n$ vertices has $2^{n-1}$ of each. For the tournament function $F_n$ of $K_n$ ($n\ge3$) the $n$ faces of $\operatorname{Newt}(Q'_n)$ along $\mathbf{1}_i$ are pairwise disjoint, with face functions tournaments of $K_{n-1}$ plus constants, so $m^*(F_n)\ge n\,m^*(F_{n-1})$. Hence for every $n$: $m^*=2^n-1$ for $C_n$, $m^*=2^{n-1}$ for a tree, and $7\cdot n!/6\le m^*(F_n)\le|\operatorname{supp}Q'_n|$ for $K_n$."),
     "R": ("Restriction to a line", ("L1",), r"For an integer vector $u$ let $f_u(t)=F(t\,u)$ on $t\in\mathbb{R}$, a sum of heads whose keys are the numbers $\langle k,u\rangle$ for the keys $k$ of $F$'s heads. Then $m^*(F)\ge m^*(f_u)$."),
     "LR": ("Refutations", ("L2", "L3", "L4", "L5"), r"Let $F=P'/Q'$ be in lowest terms. If a refutation tree for $m$ closes all its leaves, no head with at most $m$ atoms represents $F$."),
@@ -119,7 +122,7 @@ def multiples(lemma: str, shapes: int, mus: list[int], bound: int, lemmas: list[
     what = {"LH": r"three binomials forming a tilted hexagon (Table~\ref{tab:hexagon}) divide $Q'_B$, so $\mathcal{T}(Q'_B)\ge7$",
             "LS": rf"the factorisations $Q'_B=YZ$ of Table~\ref{{tab:slices}} give $\mathcal{{T}}(Q'_B)\ge {', '.join(map(tex_int, mus))}$",
             "V3": rf"the three-slice data of Table~\ref{{tab:threeslices}} give $\mathcal{{T}}(Q'_B)\ge {', '.join(map(tex_int, mus))}$",
-            "V2": rf"the cyclotomic factors $\Phi_{{2^k}}$ of Table~\ref{{tab:twoadic}} give $\mathcal{{T}}(Q'_B)\ge {', '.join(map(tex_int, mus))}$"}[lemma]
+            "V2": rf"the binomial factors of Table~\ref{{tab:twoadic}} give $\mathcal{{T}}(Q'_B)\ge {', '.join(map(tex_int, mus))}$"}[lemma]
     names = ", ".join(lemmas[:-1]) + f" and {lemmas[-1]}"
     return rf"For {which}, {what}; by Lemmas {names}{', with L5 for the other blocks' if mixed else ''}, $m^*(F)\ge {tex_int(bound)}$."
 
@@ -163,6 +166,17 @@ def unit_roots(orders: list[int], lcm: int, halving: int | None, term: int | Non
 def pairs(a: str, b: str) -> str:
     return (rf"Every member $F_{{{a},{b}}}(q)=\sigma({a}q_1)+\sigma({b}q_1)$ of the family (read from the spec's template) is $F({a}q_1,{b}q_1)$ "
             rf"for the function $F(q_1,q_2)=\sigma(q_1)+\sigma(q_2)$ of this certificate; by Lemma TP, $m^*(F_{{{a},{b}}})\ge4$ for all positive integers ${a}\ne {b}$.")
+
+
+def pair_biased(a: int, b: int) -> str:
+    which = rf"two scales ${a}\ne {b}$" if a != b else rf"one scale ${a}$ with two distinct weights"
+    return (rf"In normal form (Table~\ref{{tab:normalform}}) $F$ is a constant plus $\pm\sigma$ of {which}; by Lemma PB, "
+            rf"$m^*(F)\ge {4 if a != b else 3}$.")
+
+
+def two_scales(scales: list[int], least: int) -> str:
+    return (rf"In normal form (Table~\ref{{tab:normalform}}) $F$ has the scales ${','.join(map(str, scales))}$, every factor $1+w_ix^{{a_i}}$ divides"
+            rf" $Q'_B$, and the weights at the least scale ${least}$ have a nonzero signed sum; by Lemma P4, $m^*(F)\ge4$.")
 
 
 def every_pair(lower: int, upper: int, names: list[str]) -> str:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from headfusion.kernel import checks, cyclotomic, faces, graphs, lines, multiples, statements as say, structure, tournament4
+from headfusion.kernel import oneline
 from headfusion.kernel.base import CheckFailed, SchemaError, require, sha256
 from headfusion.kernel.model import Model, model_from_json
 
@@ -36,6 +37,8 @@ KINDS: dict[str, tuple[str, str, Callable]] = {  # check: (kind, title, function
     "faces": ("lower-bound", "Disjoint-face bound", lambda m, e, f: faces.check_faces(m, e, f, SUB_CHECKS)),
     "unit-roots": ("lower-bound", "Unit-root bound", cyclotomic.check_unit_roots),
     "pairs": ("lower-bound", "Pairs of scales", cyclotomic.check_pairs),
+    "pair-biased": ("lower-bound", "Pairs with biases", oneline.check_pair_biased),
+    "two-scales": ("lower-bound", "Two scales", oneline.check_two_scales),
     "theorem-k": ("lower-bound", "Four-vertex tournament bound", tournament4.check_theorem_k),
     "line": ("lower-bound", "Restriction to a line", lambda m, e, f: lines.check_line(m, e, f, LINE_CHECKS)),
     "family": ("family", "Family of graphs", graphs.check_family),
@@ -47,7 +50,9 @@ KINDS: dict[str, tuple[str, str, Callable]] = {  # check: (kind, title, function
 FIXED = {"def:F": "definition", "exp-form": "exp-form", "coprime": "coprime", "upper": "construction",
          "lower:newton": "newton", "lower:classes": "classes", "lower:edges": "edges", "lower:hexagon": "hexagon",
          "lower:slices": "slices", "lower:three-slices": "three-slices", "lower:two-adic": "two-adic", "lower:faces": "faces", "lower:graph": "graph", "lower:unit-roots": "unit-roots", "lower:pairs": "pairs",
-         "family:graphs": "family", "lower:theorem-k": "theorem-k", "lower:line": "line"}
+         "family:graphs": "family", "lower:theorem-k": "theorem-k", "lower:line": "line",
+         "lower:pair-biased": "pair-biased",
+         "lower:two-scales": "two-scales"}
 LOWER = ("lower:classes", "lower:graph", "lower:edges", "lower:hexagon", "lower:slices", "lower:three-slices", "lower:two-adic", "lower:faces", "lower:theorem-k", "lower:line")  # claims stating a "bound"
 MULTIPLICATIVE = ("lower:newton", "lower:classes", "lower:hexagon", "lower:slices", "lower:three-slices", "lower:two-adic")  # bounds on μ(Q′): they hold for every d (LP, LM)
 REQUIRED = ("def:F", "exp-form", "coprime", "upper", "lower:newton", "theorem")
@@ -59,7 +64,9 @@ FIELDS: dict[str, object] = {"exp-form": {"t_scale": _, "shapes": [{"denominator
     "refutation": {"atoms": _, "tree": _, "multipliers": _, "symmetries": _}, "head": {"atoms": _, "head": [{"key": _, "weight": _, "value": _}]},
     "testimony": {"atoms": _, "verdict": _, "query_sha256": _, "options": _, "solvers": [{"name": _, "version": _, "verdict": _}]},
     "classes": {"shapes": [{"lattice": _, "tilt": _, "sums": _}]}, "edges": {"shapes": [{"edges": _}]}, "unit-roots": {"orders": _}, "pairs": {}, "family": {"class": _, "from": _, "to": _},
-    "theorem-k": {"faces": _, "pairs": _}, "line": {"direction": _, "function": _}}
+    "theorem-k": {"faces": _, "pairs": _}, "line": {"direction": _, "function": _},
+    "pair-biased": {"terms": _},
+    "two-scales": {"terms": _}}
 MODEL_FIELDS = {"dimension": _, "constant": _, "heads": [{"label": _, "scale": _, "atoms": [{"key": _, "weight": _, "value": _}]}]}  # F: what a reader compares with the paper
 
 

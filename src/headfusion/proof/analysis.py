@@ -232,7 +232,9 @@ def _tilt_json(tilt, scale: int) -> list[str]:
 
 METHOD_NAMES = {"L5": "newton-polytope (L4, L5)", "LK": "residue-classes (LK)", "LU": "unit-roots (LU)", "LG": "graph (LG, LE)", "LE": "rigid-edges (LE)", "LH": "hexagon (LH, LM)",
                 "LS": "slices (LS, LM)", "LD": "disjoint-faces (LD)", "V3": "three-slices (V3, LM)", "V2": "two-adic (V2, LM)",
-                "K": "theorem-k (K, LN)", "R": "restriction-to-a-line (R)"}
+                "K": "theorem-k (K, LN)", "R": "restriction-to-a-line (R)",
+                "PB": "pairs-with-biases (PB)",
+                "P4": "two-scales (P4)"}
 
 
 def _multiple_json(m) -> dict:
@@ -243,7 +245,9 @@ def _multiple_json(m) -> dict:
     elif m.method == "three-slices":
         out.update({"omega": list(m.omega), "c": m.edge, "A": _multiple_json(m.inner), "lines": _multiple_json(m.lines)})
     elif m.method == "two-adic":
-        out["orders"] = list(m.orders)
+        out["levels"] = [[a, rational_to_json(c), s] for a, c, s in m.levels]
+        if m.modulus is not None:
+            out.update({"modulus": m.modulus, "class": [[a, rational_to_json(c), s] for a, c, s in m.klass]})
     return out
 
 

@@ -223,7 +223,8 @@ def multiple_json(m: Multiple, rank: int) -> dict:
     if m.method == "hexagon":
         return {"method": "hexagon", "factors": [poly_json(f) for f in m.factors]}
     if m.method == "two-adic":
-        return {"method": "two-adic", "orders": list(m.orders)}
+        binomials = lambda bs: [[a, rational_to_json(c), s] for a, c, s in bs]  # noqa: E731
+        return {"method": "two-adic", "levels": binomials(m.levels), "modulus": m.modulus, "class": binomials(m.klass)}
     assert m.inner is not None
     Y, Z = product_of(m.inside, rank + 1), product_of(m.outside, rank + 1)
     if m.method == "three-slices":
@@ -246,7 +247,9 @@ def multiples_evidence(bounds: FunctionBounds) -> dict:
 
 
 CLAIM_OF = {"LK": "lower:classes", "LU": "lower:unit-roots", "LG": "lower:graph", "LE": "lower:edges", "LH": "lower:hexagon", "LS": "lower:slices", "LD": "lower:faces",
-            "V3": "lower:three-slices", "V2": "lower:two-adic", "K": "lower:theorem-k", "R": "lower:line"}
+            "V3": "lower:three-slices", "V2": "lower:two-adic", "K": "lower:theorem-k", "R": "lower:line",
+            "PB": "lower:pair-biased",
+            "P4": "lower:two-scales"}
 
 
 def direction_json(direction: tuple) -> list:
@@ -280,6 +283,9 @@ def lower_claims(bounds: FunctionBounds, table: dict[tuple, int] | None, listed:
                     {"faces": [[direction_json(f.direction), table[f.form]] for f in bounds.faces.faces]}))
     elif lemma == "R":
         out.append(("lower:line", line_evidence(bounds)))
+    elif lemma in ("PB", "P4"):
+        assert bounds.one_line is not None
+        out.append((CLAIM_OF[lemma], bounds.one_line.evidence()))
     return out
 
 

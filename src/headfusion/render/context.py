@@ -26,6 +26,7 @@ from headfusion.render.sketch import proof_sketch
 from headfusion.render.source import command_text, function_parts, source_lines
 from headfusion.render.structure import classes_context, edges_context
 from headfusion.render.unitroots import unit_roots_context
+from headfusion.render.oneline import one_line_context
 from headfusion.render.symbols import lemma_refs, notation_rows
 from headfusion.render.tex import math_safe_statement, tex_int, tex_note, tex_text
 
@@ -145,6 +146,8 @@ LOWER_BY = {  # claim id -> where the lower bound comes from, in words
     "lower:line": r"the restriction to a line (Lemma~\ref{lem:R}, Section~\ref{sec:line})",
     "lower:pairs": r"Theorem P for every pair (Lemma~\ref{lem:TP})",
     "lower:theorem-k": r"Theorem K (Lemma~\ref{lem:K}, Section~\ref{sec:theorem-k})",
+    "lower:pair-biased": r"Theorem P$\beta$ for pairs with biases (Lemma~\ref{lem:PB}, Section~\ref{sec:oneline})",
+    "lower:two-scales": r"two scales (Lemma~\ref{lem:P4}, Section~\ref{sec:oneline})",
 }
 
 
@@ -304,6 +307,7 @@ def build_context(cert: dict, file_stem: str | None = None) -> dict:
         "classes": classes_context(summary, claims),
         "edges": edges_context(summary, claims),
         "unit_roots": unit_roots_context(claims),
+        "one_line": one_line_context(claims),
         "lower_by_text": (_family_lower_by(cert) if spec.get("graphs") else
                           _lower_by_text(summary.get("lower_bound_claim"), bool(spec.get("every_d")), slices)),
         "refutations": refutations_context(cert),

@@ -48,7 +48,7 @@ def entry_value(item: dict, rank: int) -> int:
     if method == "hexagon":
         return 7
     if method == "two-adic":
-        return 2 ** len(item["orders"])
+        return (len(item["class"]) + 1 if item["class"] else 1) * 2 ** len(item["levels"])
     if method == "slices":
         return (sum(int(k) for _, k in item["roots"]) + 1) * entry_value(item["mu"], rank)
     t_y, t_g, theta = entry_value(item["mu"], rank), entry_value(item["lines"], len(item["projection"])), _theta(item, rank)[0]
@@ -59,7 +59,7 @@ def entry_rows(R: Poly, item: dict, rank: int, t_scale: int, what: str, rows: li
     """Append the rows of the entry bounding T(R) (this row first, then those it cites) and return its bound."""
     if len(rows) >= MAX_ROWS:
         return entry_value(item, rank)
-    row: dict = {"label": len(rows) + 1, "what": what, "lemma": LEMMA_OF_METHOD[item["method"]]}
+    row: dict = {"label": len(rows) + 1, "what": what, "lemma": "CD" if item.get("class") else LEMMA_OF_METHOD[item["method"]]}
     rows.append(row)
     method = item["method"]
     if method == "vertices":
@@ -67,9 +67,7 @@ def entry_rows(R: Poly, item: dict, rank: int, t_scale: int, what: str, rows: li
     elif method == "hexagon":
         row["data"] = "divisible by " + ", ".join(f"${tex_poly(f, t_scale)}$" for f in item["factors"]) + " (a tilted hexagon)"
     elif method == "two-adic":
-        orders = [int(k) for k in item["orders"]]
-        row["data"] = (r"divisible by $\Phi_{2^\varkappa}=1+x^{2^{\varkappa-1}}$ for $\varkappa\in\{" + ", ".join(map(str, orders)) + r"\}$, "
-                       rf"so at least $2^{{{len(orders)}}}$")
+        row["data"] = _two_adic(item, t_scale)
     elif method == "slices":
         Y = poly_from_json(item["A"], rank + 1)
         roots = ", ".join(rf"$-{tex_rational(r)}$" + (rf" (${k}$ times)" if int(k) > 1 else "") for r, k in item["roots"])
@@ -83,6 +81,23 @@ def entry_rows(R: Poly, item: dict, rank: int, t_scale: int, what: str, rows: li
     value = entry_value(item, rank)
     row["value"] = tex_int(value)
     return value
+
+
+def _binomials(entries: list, t_scale: int) -> str:
+    """The binomials 1 + c·t^s·x^a of a V2/CD entry, each with the 2-adic valuation of a."""
+    return ", ".join(rf"${tex_poly(_json({(0, 0): Fraction(1), (int(a), int(s)): Fraction(c)}), t_scale)}$ ($v_2={(int(a) & -int(a)).bit_length() - 1}$)"
+                     for a, c, s in entries)
+
+
+def _two_adic(item: dict, t_scale: int) -> str:
+    """The data of a V2 row (distinct 2-adic levels) or a CD row (a class modulo A on top of the levels below v₂(A))."""
+    j = len(item["levels"])
+    levels = f"divisible by {_binomials(item['levels'], t_scale)}" if j else "no level below it"
+    if not item["class"]:
+        return rf"{levels}, distinct valuations, so at least $2^{{{j}}}$"
+    n = len(item["class"])
+    return (rf"$A={item['modulus']}$: divisible by {_binomials(item['class'], t_scale)}, of scales $A\cdot$odd with distinct moduli;"
+            rf" levels below $v_2(A)$: {levels}; so at least $({n}+1)\cdot2^{{{j}}}$")
 
 
 def _three_slices(R: Poly, item: dict, rank: int, t_scale: int, row: dict, rows: list[dict]) -> str:

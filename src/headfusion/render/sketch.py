@@ -21,6 +21,7 @@ from headfusion.render.tex import tex_int, tex_vector
 from headfusion.render.families import graph_family_sentence
 from headfusion.render.tournament4 import theorem_k_sentence
 from headfusion.render.unitroots import pair_family_sentence, unit_roots_sentence
+from headfusion.render.oneline import one_line_sentence
 
 
 def _claims(cert: dict) -> dict[str, dict]:
@@ -233,7 +234,8 @@ def proof_sketch(cert: dict) -> dict[str, Any]:
     paragraphs.append(newton)
     paragraphs += [text for text in (_classes_sentence(claims, summary), _edges_sentence(claims, summary), _graph_sentence(claims, summary),
                                      _composition_sentence(cert, claims, summary), theorem_k_sentence(claims),
-                                     unit_roots_sentence(claims)) if text]
+                                     unit_roots_sentence(claims),
+                                     one_line_sentence(claims)) if text]
     if "upper" in claims:
         blocks = claims.get("exp-form", {}).get("evidence", {}).get("blocks", [])
         built = _atoms_of(claims["upper"]["evidence"]["heads"], blocks) if blocks else U

@@ -31,6 +31,7 @@ KINDS: dict[str, tuple[str, str, Callable]] = {  # check: (kind, title, function
     "slices": ("lower-bound", "Slice bound", lambda m, e, f: multiples.check_multiples("LS", m, e, f)),
     "three-slices": ("lower-bound", "Three-slice bound", lambda m, e, f: multiples.check_multiples("V3", m, e, f)),
     "two-adic": ("lower-bound", "2-adic bound", lambda m, e, f: multiples.check_multiples("V2", m, e, f)),
+    "grid": ("lower-bound", "Grid bound", lambda m, e, f: multiples.check_multiples("grid", m, e, f)),
     "faces": ("lower-bound", "Disjoint-face bound", lambda m, e, f: faces.check_faces(m, e, f, SUB_CHECKS)),
     "unit-roots": ("lower-bound", "Unit-root bound", cyclotomic.check_unit_roots),
     "pairs": ("lower-bound", "Pairs of scales", cyclotomic.check_pairs),
@@ -45,9 +46,12 @@ KINDS: dict[str, tuple[str, str, Callable]] = {  # check: (kind, title, function
 FIXED = {"def:F": "definition", "exp-form": "exp-form", "coprime": "coprime", "upper": "construction",
          "lower:newton": "newton", "lower:classes": "classes", "lower:edges": "edges", "lower:hexagon": "hexagon",
          "lower:slices": "slices", "lower:three-slices": "three-slices", "lower:two-adic": "two-adic", "lower:faces": "faces", "lower:graph": "graph", "lower:unit-roots": "unit-roots", "lower:pairs": "pairs",
-         "family:graphs": "family", "lower:theorem-k": "theorem-k", "lower:line": "line"}
-LOWER = ("lower:classes", "lower:graph", "lower:edges", "lower:hexagon", "lower:slices", "lower:three-slices", "lower:two-adic", "lower:faces", "lower:theorem-k", "lower:line")  # claims stating a "bound"
-MULTIPLICATIVE = ("lower:newton", "lower:classes", "lower:hexagon", "lower:slices", "lower:three-slices", "lower:two-adic")  # bounds on μ(Q′): they hold for every d (LP, LM)
+         "family:graphs": "family", "lower:theorem-k": "theorem-k", "lower:line": "line",
+         "lower:grid": "grid"}
+LOWER = ("lower:classes", "lower:graph", "lower:edges", "lower:hexagon", "lower:slices", "lower:three-slices", "lower:two-adic", "lower:faces", "lower:theorem-k", "lower:line",
+         "lower:grid")  # claims stating a "bound"
+MULTIPLICATIVE = ("lower:newton", "lower:classes", "lower:hexagon", "lower:slices", "lower:three-slices", "lower:two-adic",
+                  "lower:grid")  # bounds on μ(Q′): they hold for every d (LP, LM)
 REQUIRED = ("def:F", "exp-form", "coprime", "upper", "lower:newton", "theorem")
 _ = None  # FIELDS: every field a check may find in its evidence ({...} a table, [x] a list of x); any other fails
 FIELDS: dict[str, object] = {"exp-form": {"t_scale": _, "shapes": [{"denominator": _, "rows": _, "P": _, "Q": _}], "blocks": [
@@ -57,7 +61,8 @@ FIELDS: dict[str, object] = {"exp-form": {"t_scale": _, "shapes": [{"denominator
     "refutation": {"atoms": _, "tree": _, "multipliers": _, "symmetries": _}, "head": {"atoms": _, "head": [{"key": _, "weight": _, "value": _}]},
     "testimony": {"atoms": _, "verdict": _, "query_sha256": _, "options": _, "solvers": [{"name": _, "version": _, "verdict": _}]},
     "classes": {"shapes": [{"lattice": _, "tilt": _, "sums": _}]}, "edges": {"shapes": [{"edges": _}]}, "unit-roots": {"orders": _}, "pairs": {}, "family": {"class": _, "from": _, "to": _},
-    "theorem-k": {"faces": _, "pairs": _}, "line": {"direction": _, "function": _}}
+    "theorem-k": {"faces": _, "pairs": _}, "line": {"direction": _, "function": _},
+    "grid": {"shapes": _}}
 
 
 def known_fields(value: object, schema: object, where: str = "evidence") -> None:

@@ -232,7 +232,8 @@ def _tilt_json(tilt, scale: int) -> list[str]:
 
 METHOD_NAMES = {"L5": "newton-polytope (L4, L5)", "LK": "residue-classes (LK)", "LU": "unit-roots (LU)", "LG": "graph (LG, LE)", "LE": "rigid-edges (LE)", "LH": "hexagon (LH, LM)",
                 "LS": "slices (LS, LM)", "LD": "disjoint-faces (LD)", "V3": "three-slices (V3, LM)", "V2": "two-adic (V2, LM)",
-                "K": "theorem-k (K, LN)", "R": "restriction-to-a-line (R)"}
+                "K": "theorem-k (K, LN)", "R": "restriction-to-a-line (R)",
+                "K35": "grid (W14, K35, M12, LM)"}
 
 
 def _multiple_json(m) -> dict:
@@ -244,6 +245,8 @@ def _multiple_json(m) -> dict:
         out.update({"omega": list(m.omega), "c": m.edge, "A": _multiple_json(m.inner), "lines": _multiple_json(m.lines)})
     elif m.method == "two-adic":
         out["orders"] = list(m.orders)
+    elif m.method == "grid":
+        out["lemma"] = m.lemma
     return out
 
 

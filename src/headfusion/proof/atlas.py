@@ -29,7 +29,8 @@ LEMMA_OF = {"lower:newton": "L5 (Newton polytope)", "lower:classes": "LK (residu
             "lower:unit-roots": "LU (unit roots)", "lower:pairs": "TP (Theorem P)", "lower:graph": "LG (graphs)",
             "lower:hexagon": "LH (hexagon)", "lower:slices": "LS (slices)", "lower:three-slices": "V3 (three slices)", "lower:two-adic": "V2 (2-adic classes)", "lower:faces": "LD (disjoint faces)",
             "lower:theorem-k": "K (four-vertex tournaments)",
-            "lower:line": "R (restriction to a line)"}
+            "lower:line": "R (restriction to a line)",
+            "lower:grid": "K35 (grid bounds)"}
 COLUMNS = ("lower", "upper", "minimum", "status", "lemma")
 
 

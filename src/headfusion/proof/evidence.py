@@ -251,7 +251,7 @@ def multiples_evidence(bounds: FunctionBounds) -> dict:
 
 CLAIM_OF = {"LK": "lower:classes", "LU": "lower:unit-roots", "LG": "lower:graph", "LE": "lower:edges", "LH": "lower:hexagon", "LS": "lower:slices", "LD": "lower:faces",
             "V3": "lower:three-slices", "V2": "lower:two-adic", "K": "lower:theorem-k", "R": "lower:line",
-            "grid": "lower:grid"}
+            "K35": "lower:grid"}
 
 
 def direction_json(direction: tuple) -> list:
@@ -275,7 +275,7 @@ def lower_claims(bounds: FunctionBounds, table: dict[tuple, int] | None, listed:
         out.append(("lower:unit-roots", bounds.unit_roots.evidence()))
     elif lemma == "LE":
         out.append(("lower:edges", edges_evidence(bounds.form, bounds.structure)))
-    elif lemma in ("LH", "LS", "V3", "V2", "grid"):
+    elif lemma in ("LH", "LS", "V3", "V2", "K35"):
         out.append((CLAIM_OF[lemma], multiples_evidence(bounds)))
     elif lemma == "K":
         out.append(("lower:theorem-k", theorem_k_instance(bounds.form)))

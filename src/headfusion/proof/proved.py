@@ -16,7 +16,8 @@ from headfusion.proof import evidence
 from headfusion.spec.model import MultiHead
 
 LEMMA_OF_CLAIM = {"lower:newton": "L5", "lower:classes": "LK", "lower:unit-roots": "LU", "lower:graph": "LG", "lower:edges": "LE", "lower:hexagon": "LH",
-                  "lower:slices": "LS", "lower:faces": "LD", "lower:three-slices": "V3", "lower:two-adic": "V2", "lower:theorem-k": "K", "lower:line": "R"}
+                  "lower:slices": "LS", "lower:faces": "LD", "lower:three-slices": "V3", "lower:two-adic": "V2", "lower:theorem-k": "K", "lower:line": "R",
+                  "lower:grid": "K35"}
 
 
 @dataclass(frozen=True)

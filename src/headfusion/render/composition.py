@@ -23,7 +23,8 @@ MAX_FACE_ROWS = 40
 MAX_PAIR_ROWS = 45  # the pair table is printed for at most 10 faces; beyond, its extremes are named
 MAX_POLY_TERMS = 12
 LEMMA_OF = {"lower:newton": "L5", "lower:classes": "LK", "lower:unit-roots": "LU", "lower:graph": "LG", "lower:edges": "LE", "lower:hexagon": "LH", "lower:slices": "LS",
-            "lower:faces": "LD", "lower:three-slices": "V3", "lower:two-adic": "V2", "lower:theorem-k": "K", "lower:line": "R", "refutation": "LR"}
+            "lower:faces": "LD", "lower:three-slices": "V3", "lower:two-adic": "V2", "lower:theorem-k": "K", "lower:line": "R", "refutation": "LR",
+            "lower:grid": "K35"}
 
 
 def _direction(direction: list) -> str:
@@ -75,8 +76,8 @@ def _instance(entry: dict) -> str:
         return r"Lemmas~\ref{lem:LH} and~\ref{lem:LM}: a tilted hexagon divides each $Q'_B$ shown"
     if by == "lower:slices":
         return r"Lemmas~\ref{lem:LS} and~\ref{lem:LM}: " + "; ".join(_chain(s) for s in claims[by]["shapes"] if s)
-    if by in ("lower:three-slices", "lower:two-adic"):
-        lemma = "V3" if by == "lower:three-slices" else "V2"
+    if by in ("lower:three-slices", "lower:two-adic", "lower:grid"):
+        lemma = {"lower:three-slices": "V3", "lower:two-adic": "V2", "lower:grid": "K35"}[by]
         ranks = [len(s["rows"]) for s in claims["exp-form"]["shapes"]]
         return (rf"Lemmas~\ref{{lem:{lemma}}} and~\ref{{lem:LM}}: " + "; ".join(
             rf"$\mathcal{{T}}(Q'_B)\ge {tex_int(entry_value(s, ranks[k]))}$" for k, s in enumerate(claims[by]["shapes"]) if s))

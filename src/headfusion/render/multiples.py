@@ -11,6 +11,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from headfusion.kernel.poly import Poly, divide, poly_from_json
+from headfusion.kernel.grids import PATTERNS, VALUES
 from headfusion.kernel.threeslices import oriented, projected
 from headfusion.render.structure import shape_entries
 from headfusion.render.tex import tex_int, tex_poly, tex_rational, tex_vector
@@ -49,6 +50,8 @@ def entry_value(item: dict, rank: int) -> int:
         return 7
     if method == "two-adic":
         return 2 ** len(item["orders"])
+    if method == "grid":
+        return VALUES[item["lemma"]]
     if method == "slices":
         return (sum(int(k) for _, k in item["roots"]) + 1) * entry_value(item["mu"], rank)
     t_y, t_g, theta = entry_value(item["mu"], rank), entry_value(item["lines"], len(item["projection"])), _theta(item, rank)[0]
@@ -59,7 +62,7 @@ def entry_rows(R: Poly, item: dict, rank: int, t_scale: int, what: str, rows: li
     """Append the rows of the entry bounding T(R) (this row first, then those it cites) and return its bound."""
     if len(rows) >= MAX_ROWS:
         return entry_value(item, rank)
-    row: dict = {"label": len(rows) + 1, "what": what, "lemma": LEMMA_OF_METHOD[item["method"]]}
+    row: dict = {"label": len(rows) + 1, "what": what, "lemma": item["lemma"] if item["method"] == "grid" else LEMMA_OF_METHOD[item["method"]]}
     rows.append(row)
     method = item["method"]
     if method == "vertices":
@@ -70,6 +73,8 @@ def entry_rows(R: Poly, item: dict, rank: int, t_scale: int, what: str, rows: li
         orders = [int(k) for k in item["orders"]]
         row["data"] = (r"divisible by $\Phi_{2^\varkappa}=1+x^{2^{\varkappa-1}}$ for $\varkappa\in\{" + ", ".join(map(str, orders)) + r"\}$, "
                        rf"so at least $2^{{{len(orders)}}}$")
+    elif method == "grid":
+        row["data"] = grid_data(item, t_scale)
     elif method == "slices":
         Y = poly_from_json(item["A"], rank + 1)
         roots = ", ".join(rf"$-{tex_rational(r)}$" + (rf" (${k}$ times)" if int(k) > 1 else "") for r, k in item["roots"])
@@ -107,7 +112,16 @@ def _three_slices(R: Poly, item: dict, rank: int, t_scale: int, row: dict, rows:
             rf"$\vartheta={theta}$ ({why}); so $\min({4 * t_y},{3 * t_y + t_g},{2 * t_y + max(t_y, theta * t_g)})$")
 
 
-def entries_context(summary: dict, claims: dict[str, dict], cid: str, bound_key: str) -> dict | None:
+def grid_data(item: dict, t_scale: int) -> str:
+    """A grid row: the pattern's vertex monomials and its factors, each named by its edge (W14's doubled edges squared)."""
+    names = [f"$m_{i}={tex_poly(m, t_scale)}$" for i, m in enumerate(item["vertices"])]
+    edges = r"\,".join(rf"(m_{i}+m_{j})" + (f"^{k}" if k > 1 else "") for (i, j), k in PATTERNS[item["lemma"]])
+    core = (r"; M12's core (index sets in $\{0..3\}^3$) enumerated by the kernel: at least 12 points, so $7+12+12+7>34$"
+            if item["lemma"] == "K35" else "")
+    return f"{', '.join(names)}; ${edges}$ divides it (exact division){core}"
+
+
+def entries_context(summary: dict, claims: dict[str, dict], cid: str, bound_key: str | None) -> dict | None:
     """Per shape of the claim `cid` (lower:three-slices or lower:two-adic): its rows, and the claim's bound."""
     found = shape_entries(claims, cid)
     if found is None:
@@ -121,4 +135,5 @@ def entries_context(summary: dict, claims: dict[str, dict], cid: str, bound_key:
         start = len(rows)
         value = entry_rows(Q, item, rank, t_scale, rf"$Q'_B$, shape {s + 1}", rows)
         shapes.append({"index": s + 1, "rows": rows[start:], "value": tex_int(value)})
-    return {"shapes": shapes, "bound": tex_int(summary[bound_key]), "rows": len(rows)}
+    bound = summary.get(bound_key) if bound_key else claims[cid]["statement"].rsplit(r"\ge ", 1)[-1].rstrip("$.")
+    return {"shapes": shapes, "bound": tex_int(bound) if isinstance(bound, int) else bound, "rows": len(rows)}

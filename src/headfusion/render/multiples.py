@@ -41,6 +41,11 @@ def _theta(item: dict, rank: int) -> tuple[int, tuple[int, ...], Fraction, int]:
     return (4 if divide(Y, edge) is not None else 3), eps, r1 / r2, s1 - s2
 
 
+def entry_lemma(item: dict) -> str:
+    """The lemma an entry applies (a grid entry names its own: W14, K4GRID or K35)."""
+    return item["lemma"] if item["method"] == "grid" else LEMMA_OF_METHOD[item["method"]]
+
+
 def entry_value(item: dict, rank: int) -> int:
     """The bound a μ entry proves, from the entry alone (the kernel's arithmetic of kernel.multiples; display only)."""
     method = item["method"]
@@ -62,7 +67,7 @@ def entry_rows(R: Poly, item: dict, rank: int, t_scale: int, what: str, rows: li
     """Append the rows of the entry bounding T(R) (this row first, then those it cites) and return its bound."""
     if len(rows) >= MAX_ROWS:
         return entry_value(item, rank)
-    row: dict = {"label": len(rows) + 1, "what": what, "lemma": item["lemma"] if item["method"] == "grid" else LEMMA_OF_METHOD[item["method"]]}
+    row: dict = {"label": len(rows) + 1, "what": what, "lemma": entry_lemma(item)}
     rows.append(row)
     method = item["method"]
     if method == "vertices":

@@ -13,8 +13,10 @@ from fractions import Fraction
 from headfusion.kernel.poly import Poly, divide, poly_from_json
 from headfusion.kernel.grids import PATTERNS, VALUES
 from headfusion.kernel.threeslices import oriented, projected
+from headfusion.render.edgenames import Namer, block_namer, collapsed, edge_names, merged_note, pattern_vertices
 from headfusion.render.structure import shape_entries
 from headfusion.render.tex import tex_int, tex_poly, tex_rational, tex_vector
+from headfusion.kernel.statements import plural
 
 MAX_POLY_TERMS = 12  # a polynomial is written out up to this many terms, else named by its number of terms
 MAX_ROWS = 40
@@ -63,8 +65,19 @@ def entry_value(item: dict, rank: int) -> int:
     return min(4 * t_y, 3 * t_y + t_g, 2 * t_y + max(t_y, theta * t_g))
 
 
-def entry_rows(R: Poly, item: dict, rank: int, t_scale: int, what: str, rows: list[dict]) -> int:
-    """Append the rows of the entry bounding T(R) (this row first, then those it cites) and return its bound."""
+def _named(p: Poly, t_scale: int, namer: Namer | None) -> str:
+    """A factor of a graph block by its edges and number of terms, else as _poly shows it."""
+    edges = edge_names(namer, p)
+    if edges is None:
+        return _poly(p, t_scale)
+    note = merged_note(namer)
+    listed = r",\,".join(edges)
+    return (rf"the edges ${listed}$" if edges else "a monomial") + f" ({note + ', ' if note else ''}{plural(len(p), 'term')})"
+
+
+def entry_rows(R: Poly, item: dict, rank: int, t_scale: int, what: str, rows: list[dict], namer: Namer | None = None) -> int:
+    """Append the rows of the entry bounding T(R) (this row first, then those it cites) and return its bound; `namer`
+    names a graph block's factors by their edges."""
     if len(rows) >= MAX_ROWS:
         return entry_value(item, rank)
     row: dict = {"label": len(rows) + 1, "what": what, "lemma": entry_lemma(item)}
@@ -79,23 +92,25 @@ def entry_rows(R: Poly, item: dict, rank: int, t_scale: int, what: str, rows: li
         row["data"] = (r"divisible by $\Phi_{2^\varkappa}=1+x^{2^{\varkappa-1}}$ for $\varkappa\in\{" + ", ".join(map(str, orders)) + r"\}$, "
                        rf"so at least $2^{{{len(orders)}}}$")
     elif method == "grid":
-        row["data"] = grid_data(item, t_scale)
+        vertices = pattern_vertices(namer, [tuple(poly_from_json(m, rank + 1))[0][:-1] for m in item["vertices"]])
+        row["data"] = grid_data(item, t_scale) + (f" (the vertices {', '.join(vertices)}{'; ' + merged_note(namer) if merged_note(namer) else ''})"
+                                                 if vertices else "")
     elif method == "slices":
         Y = poly_from_json(item["A"], rank + 1)
         roots = ", ".join(rf"$-{tex_rational(r)}$" + (rf" (${k}$ times)" if int(k) > 1 else "") for r, k in item["roots"])
         n = sum(int(k) for _, k in item["roots"])
-        inner = entry_rows(Y, item["mu"], rank, t_scale, rf"$Y$ of row {row['label']}", rows)
-        row["data"] = (rf"$\omega={tex_vector(item['omega'])}$, $x'={tex_vector(item['point'])}$, its $Y$: {_poly(Y, t_scale)}, "
-                       rf"$Z$: {_poly(poly_from_json(item['B'], rank + 1), t_scale)}, negative roots {roots}; "
+        inner = entry_rows(Y, item["mu"], rank, t_scale, rf"$Y$ of row {row['label']}", rows, namer)
+        row["data"] = (rf"$\omega={tex_vector(item['omega'])}$, $x'={tex_vector(item['point'])}$, its $Y$: {_named(Y, t_scale, namer)}, "
+                       rf"$Z$: {_named(poly_from_json(item['B'], rank + 1), t_scale, namer)}, negative roots {roots}; "
                        rf"$\mathcal{{T}}(Y)\ge{tex_int(inner)}$ (row {row['label'] + 1}), so $({n}+1)\cdot{tex_int(inner)}$")
     else:
-        row["data"] = _three_slices(R, item, rank, t_scale, row, rows)
+        row["data"] = _three_slices(R, item, rank, t_scale, row, rows, namer)
     value = entry_value(item, rank)
     row["value"] = tex_int(value)
     return value
 
 
-def _three_slices(R: Poly, item: dict, rank: int, t_scale: int, row: dict, rows: list[dict]) -> str:
+def _three_slices(R: Poly, item: dict, rank: int, t_scale: int, row: dict, rows: list[dict], namer: Namer | None) -> str:
     """The data of a V3 row; the rows of T_Y and T_Γ follow it."""
     Y = poly_from_json(item["A"], rank + 1)
     f1, f2 = (poly_from_json(f, rank + 1) for f in item["f"])
@@ -104,16 +119,17 @@ def _three_slices(R: Poly, item: dict, rank: int, t_scale: int, row: dict, rows:
     gamma = [tuple(int(v) for v in r) for r in item["projection"]]
     image = projected(Y, gamma)
     here = row["label"]
-    t_y = entry_rows(Y, item["mu"], rank, t_scale, rf"$Y$ of row {here}", rows)
+    t_y = entry_rows(Y, item["mu"], rank, t_scale, rf"$Y$ of row {here}", rows, namer)
     at_gamma = len(rows) + 1
-    t_g = entry_rows(image, item["lines"], len(gamma), t_scale, rf"$\Gamma_*Y$ of row {here}", rows)
+    inner_namer = None if namer is None else collapsed(namer, gamma, eps)
+    t_g = entry_rows(image, item["lines"], len(gamma), t_scale, rf"$\Gamma_*Y$ of row {here}", rows, inner_namer)
     matrix = r"\\".join("&".join(str(v) for v in r) for r in gamma)
     why = (rf"$1+{tex_poly(_json({eps + (power,): ratio}), t_scale)}$ divides $Y$" if theta == 4
            else r"no factor $1+z$ of $Y$")
     return (rf"$\omega={tex_vector(list(omega))}$; $f_1={tex_poly(_json(f1), t_scale)}$, $f_2={tex_poly(_json(f2), t_scale)}$; "
-            rf"$\varepsilon={tex_vector(list(eps))}$; its $Y$: {_poly(Y, t_scale)}; $\mathcal{{T}}_Y={tex_int(t_y)}$ (row {here + 1}); "
+            rf"$\varepsilon={tex_vector(list(eps))}$; its $Y$: {_named(Y, t_scale, namer)}; $\mathcal{{T}}_Y={tex_int(t_y)}$ (row {here + 1}); "
             rf"$\Gamma=\left(\begin{{smallmatrix}}{matrix}\end{{smallmatrix}}\right)$, "
-            rf"$\Gamma_*Y$: {_poly(image, t_scale)}; $\mathcal{{T}}_\Gamma={tex_int(t_g)}$ (row {at_gamma}); "
+            rf"$\Gamma_*Y$: {_named(image, t_scale, inner_namer)}; $\mathcal{{T}}_\Gamma={tex_int(t_g)}$ (row {at_gamma}); "
             rf"$\vartheta={theta}$ ({why}); so $\min({4 * t_y},{3 * t_y + t_g},{2 * t_y + max(t_y, theta * t_g)})$")
 
 
@@ -138,7 +154,10 @@ def entries_context(summary: dict, claims: dict[str, dict], cid: str, bound_key:
         rank = len(exp["shapes"][s]["rows"])
         Q = poly_from_json(exp["shapes"][s]["Q"], rank + 1)
         start = len(rows)
-        value = entry_rows(Q, item, rank, t_scale, rf"$Q'_B$, shape {s + 1}", rows)
+        shape = exp["shapes"][s]
+        variables = next((b["variables"] for b in exp["blocks"] if b["shape"] == s), None)
+        namer = None if variables is None else block_namer(shape["rows"], int(shape["denominator"]), variables)
+        value = entry_rows(Q, item, rank, t_scale, rf"$Q'_B$, shape {s + 1}", rows, namer)
         shapes.append({"index": s + 1, "rows": rows[start:], "value": tex_int(value)})
     bound = summary.get(bound_key) if bound_key else claims[cid]["statement"].rsplit(r"\ge ", 1)[-1].rstrip("$.")
     return {"shapes": shapes, "bound": tex_int(bound) if isinstance(bound, int) else bound, "rows": len(rows)}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import json
+from contextlib import contextmanager
 from itertools import combinations
 from pathlib import Path
 
@@ -16,6 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from headfusion.algebra.expform import exponential_form
+from headfusion.bounds.multiples import MultipleFinder
 from headfusion.bounds.tournament4 import theorem_k_bound
 from headfusion.kernel.statements import LEMMAS
 from headfusion.kernel.verify import verify_certificate
@@ -39,9 +41,19 @@ SHIFTED = TRANSITIVE.replace("sigmoid(q1-q2)", "sigmoid(q1-q2+1)")
 
 
 
+@contextmanager
+def theorem_k_alone():
+    """The engine without the grid lemmas: Theorem K35 (35, tests/test_grids.py) supersedes Theorem K's 32 as K_4's bound,
+    so Theorem K's own certificates, the subject of this module, are built with the grid finder switched off."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(MultipleFinder, "grid", lambda self, factors: None)
+        yield
+
+
 @pytest.fixture(scope="module")
 def k4() -> dict:
-    return built(TRANSITIVE)
+    with theorem_k_alone():
+        return built(TRANSITIVE)
 
 
 def rejected_by_verify(capsys, tmp_path: Path, cert: dict, cid: str, *words: str) -> None:
@@ -69,7 +81,8 @@ def grafted(cert: dict, k4: dict) -> dict:
 
 @pytest.mark.parametrize("name", sorted(K4S))
 def test_every_k4_gets_32_checked_by_the_kernel(name):
-    cert = built(K4S[name])
+    with theorem_k_alone():
+        cert = built(K4S[name])
     assert verify_certificate(cert).ok, failures(cert)
     assert (cert["summary"]["lower_bound"], cert["summary"]["upper_bound"]) == (32, 38)
     assert cert["summary"]["lower_bound_claim"] == "lower:theorem-k"
@@ -90,16 +103,22 @@ def test_the_cli_verifies_k4(capsys, tmp_path, k4):
 
 
 def test_analyze_reports_theorem_k_and_k5_through_ld():
+    """Theorem K's 32 is still reported beside K35's 35, which gives the bound; LD carries 35 to K_5 (5·35)."""
     k4 = analyze(load_spec("proofs/tournament_complete.toml", 4), list_atoms=False)
-    assert (k4["lower_bound"], k4["upper_bound"], k4["lower_bounds"]["K"]) == (32, 38, 32) and k4["theorem_k"]["bound"] == 32
+    assert (k4["lower_bound"], k4["upper_bound"], k4["lower_bounds"]["K"], k4["lower_bounds"]["K35"]) == (35, 38, 32, 35)
+    assert k4["theorem_k"]["bound"] == 32
     k5 = analyze(load_spec("proofs/tournament_complete.toml", 5), list_atoms=False)
-    assert k5["lower_bound"] >= 160 and k5["upper_bound"] == 291
+    assert k5["lower_bound"] >= 175 and k5["upper_bound"] == 291
+    assert k5["disjoint_faces"]["bound"] == 175 and {f["lemma"] for f in k5["disjoint_faces"]["faces"]} == {"K35"}
+    with theorem_k_alone():
+        k5 = analyze(load_spec("proofs/tournament_complete.toml", 5), list_atoms=False)
     assert k5["disjoint_faces"]["bound"] == 160 and {f["lemma"] for f in k5["disjoint_faces"]["faces"]} == {"K"}
 
 
 @pytest.mark.slow
 def test_k5_certificate_carries_theorem_k_in_its_face_table():
-    cert = built("proofs/tournament_complete.toml", 5)
+    with theorem_k_alone():
+        cert = built("proofs/tournament_complete.toml", 5)
     assert verify_certificate(cert).ok and cert["summary"]["lower_bound"] == 160
     entries = claim(cert, "lower:faces")["evidence"]["functions"]
     assert {e["by"] for e in entries} == {"lower:theorem-k"}

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import copy
 import json
-from contextlib import contextmanager
 from itertools import combinations
 from pathlib import Path
 
@@ -17,14 +16,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from headfusion.algebra.expform import exponential_form
-from headfusion.bounds.multiples import MultipleFinder
 from headfusion.bounds.tournament4 import theorem_k_bound
 from headfusion.kernel.statements import LEMMAS
 from headfusion.kernel.verify import verify_certificate
 from headfusion.proof.analysis import analyze
 from headfusion.spec.load import load_spec
 
-from .conftest import built, claim, failures, run_cli
+from .conftest import built, claim, failures, run_cli, without_grid_lemmas
 
 TRANSITIVE = "sigmoid(q1-q2) + sigmoid(q1-q3) + sigmoid(q1-q4) + sigmoid(q2-q3) + sigmoid(q2-q4) + sigmoid(q3-q4)"
 K4S = {  # orientations, renamed vertices (q2, q3, q5, q7 of R^7), nonzero head scales: the hypotheses the proof uses
@@ -41,18 +39,9 @@ SHIFTED = TRANSITIVE.replace("sigmoid(q1-q2)", "sigmoid(q1-q2+1)")
 
 
 
-@contextmanager
-def theorem_k_alone():
-    """The engine without the grid lemmas: Theorem K35 (35, tests/test_grids.py) supersedes Theorem K's 32 as K_4's bound,
-    so Theorem K's own certificates, the subject of this module, are built with the grid finder switched off."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(MultipleFinder, "grid", lambda self, factors: None)
-        yield
-
-
 @pytest.fixture(scope="module")
 def k4() -> dict:
-    with theorem_k_alone():
+    with without_grid_lemmas():
         return built(TRANSITIVE)
 
 
@@ -81,7 +70,7 @@ def grafted(cert: dict, k4: dict) -> dict:
 
 @pytest.mark.parametrize("name", sorted(K4S))
 def test_every_k4_gets_32_checked_by_the_kernel(name):
-    with theorem_k_alone():
+    with without_grid_lemmas():
         cert = built(K4S[name])
     assert verify_certificate(cert).ok, failures(cert)
     assert (cert["summary"]["lower_bound"], cert["summary"]["upper_bound"]) == (32, 38)
@@ -110,14 +99,14 @@ def test_analyze_reports_theorem_k_and_k5_through_ld():
     k5 = analyze(load_spec("proofs/tournament_complete.toml", 5), list_atoms=False)
     assert k5["lower_bound"] >= 175 and k5["upper_bound"] == 291
     assert k5["disjoint_faces"]["bound"] == 175 and {f["lemma"] for f in k5["disjoint_faces"]["faces"]} == {"K35"}
-    with theorem_k_alone():
+    with without_grid_lemmas():
         k5 = analyze(load_spec("proofs/tournament_complete.toml", 5), list_atoms=False)
     assert k5["disjoint_faces"]["bound"] == 160 and {f["lemma"] for f in k5["disjoint_faces"]["faces"]} == {"K"}
 
 
 @pytest.mark.slow
 def test_k5_certificate_carries_theorem_k_in_its_face_table():
-    with theorem_k_alone():
+    with without_grid_lemmas():
         cert = built("proofs/tournament_complete.toml", 5)
     assert verify_certificate(cert).ok and cert["summary"]["lower_bound"] == 160
     entries = claim(cert, "lower:faces")["evidence"]["functions"]

@@ -42,6 +42,27 @@ def summary(rows: list[dict], runs: list[str], where: str, argv: list[str]) -> l
     return lines
 
 
+def _bounds(row: dict) -> str:
+    return str(row["minimum"]) if row["minimum"] is not None else f"{row['lower']}–{row['upper']}"
+
+
+def moved(before: list[dict], rows: list[dict]) -> list[str]:
+    """Markdown: the rows whose bounds changed since `before` (the previous map), before and now side by side."""
+    old = {row["edges"]: row for row in before}
+    changed = [(old[row["edges"]], row) for row in rows if row["edges"] in old
+               and (old[row["edges"]]["lower"], old[row["edges"]]["upper"]) != (row["lower"], row["upper"])]
+    if not changed:
+        return []
+    decided = [row for was, row in changed if was["minimum"] is None and row["minimum"] is not None]
+    lines = ["## Rows that moved", "",
+             f"{len(changed)} rows changed since the previous map, {len(decided)} now decided "
+             f"({', '.join(str(row['point']['graph']) for row in decided) or 'none'}), {sum(r['minimum'] is not None for r in before)} → "
+             f"{sum(r['minimum'] is not None for r in rows)} decided in all.", "",
+             "| graph | edges | before | now | lower bound by (now) |", "|---|---|---|---|---|"]
+    lines += [f"| {row['point']['graph']} | {row['edges']} | {_bounds(was)} | **{_bounds(row)}** | {row['lemma']} |" for was, row in changed]
+    return lines
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--graphs", type=int, default=6)
@@ -51,7 +72,10 @@ def main() -> None:
     parser.add_argument("--docs", default=str(ROOT / "docs" / "atlas"))
     parser.add_argument("--kill-after", type=float, default=None, metavar="S", help="SIGTERM the first run after S seconds, then rerun")
     parser.add_argument("--where", default="on the shared 2-core machine", help="how the run was made, for the summary line")
+    parser.add_argument("--before", default=None, help="the previous map's JSON (default: the docs' graphs-N.json before this run)")
     args = parser.parse_args()
+    previous = Path(args.before or Path(args.docs) / f"graphs-{args.graphs}.json")
+    before = json.loads(previous.read_text())["rows"] if previous.is_file() else []
     work = Path(args.work or ROOT / "out" / f"atlas_graphs-{args.graphs}")
     argv = ["headfusion", "atlas", "--graphs", str(args.graphs), "--search-timeout", args.search_timeout, "--no-pdf", "-q"]
     if args.scheduler:
@@ -83,7 +107,7 @@ def main() -> None:
     shutil.copyfile(work / "atlas.csv", docs / f"{stem}.csv")
     shutil.copyfile(work / "atlas.json", docs / f"{stem}.json")
     markdown = (work / "atlas.md").read_text().rstrip("\n").splitlines()
-    (docs / f"{stem}.md").write_text("\n".join(markdown + summary(rows, runs, args.where, argv)))
+    (docs / f"{stem}.md").write_text("\n".join(markdown + summary(rows, runs, args.where, argv) + moved(before, rows)) + "\n")
     print("; ".join(runs) + f"; wrote {docs / stem}.{{md,csv,json}}")
 
 

@@ -10,8 +10,11 @@ import signal
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from fractions import Fraction
 from pathlib import Path
+from typing import Iterator
+from unittest import mock
 
 import pytest
 
@@ -77,6 +80,15 @@ def claim(cert: dict, cid: str) -> dict:
 def failures(cert: dict) -> dict[str, str]:
     """Claim id ↦ the kernel's reason, for every claim that fails."""
     return {cid: message for cid, _, outcome, message in verify_certificate(cert).rows if outcome == "failed"}
+
+
+@contextmanager
+def without_grid_lemmas() -> Iterator[None]:
+    """The engine with the grid finder (W14, K35) switched off: for tests of the lemmas K35 supersedes on K_4 (Theorem K, LD)."""
+    from headfusion.bounds.multiples import MultipleFinder
+
+    with mock.patch.object(MultipleFinder, "grid", lambda self, factors: None):
+        yield
 
 
 def rejected_by_verify(capsys: pytest.CaptureFixture[str], tmp_path, cert: dict, cid: str, *words: str) -> None:

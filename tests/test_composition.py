@@ -22,7 +22,7 @@ from headfusion.proof.statement import verify_certificate
 from headfusion.proof.analysis import analyze
 from headfusion.spec.load import load_spec
 
-from .conftest import built, claim, failures, rejected_by_verify, run_cli
+from .conftest import built, claim, failures, rejected_by_verify, run_cli, without_grid_lemmas
 from .test_refute import _rational_polys, _spec, _spec_2d, brute_force_has_head, heads_1d, heads_2d
 
 PAW = "sigmoid(q1-q2) + sigmoid(q2-q3) + sigmoid(q1-q3) + sigmoid(q3-q4)"
@@ -36,13 +36,15 @@ DIAMOND = ("proofs/tournament_diamond.toml", None)
 
 @pytest.fixture(scope="module")
 def k4() -> dict:
-    return built(*K4)
+    """K_4 by Theorem K (the grid lemmas switched off: Theorem K35's 35 supersedes its 32, tests/test_grids.py)."""
+    with without_grid_lemmas():
+        return built(*K4)
 
 
 @pytest.fixture(scope="module")
 def k4_faces() -> dict:
-    """K_4 certified by LD alone (Theorem K switched off in the engine): the disjoint-face forgeries below need its lower:faces."""
-    with mock.patch("headfusion.bounds.engine.theorem_k_bound", lambda form: None):
+    """K_4 certified by LD alone (Theorem K and the grid lemmas switched off): the disjoint-face forgeries below need its lower:faces."""
+    with mock.patch("headfusion.bounds.engine.theorem_k_bound", lambda form: None), without_grid_lemmas():
         return built(*K4)
 
 
@@ -105,14 +107,14 @@ def test_two_triangles_multiply_by_the_hexagon(triangles):
 
 def test_complete_graphs_five_and_six():
     k5 = analyze(load_spec("proofs/tournament_complete.toml", 5), list_atoms=False)
-    assert k5["lower_bound"] >= 160 and k5["upper_bound"] == 291
-    assert k5["lower_bounds"]["LD"] >= 160 and k5["lower_bounds"]["LS"] == 140  # LD over five K_4 faces, each 32 by Theorem K
+    assert k5["lower_bound"] >= 175 and k5["upper_bound"] == 291
+    assert k5["lower_bounds"]["LD"] >= 175 and k5["lower_bounds"]["LS"] == 175  # LD over five K_4 faces, and LS: 5·35 by Theorem K35
 
 
 @pytest.mark.slow
 def test_complete_graph_six_needs_at_least_840():
     k6 = analyze(load_spec("proofs/tournament_complete.toml", 6), list_atoms=False)
-    assert k6["lower_bound"] >= 840 and k6["lower_bounds"]["LS"] == 840 and k6["upper_bound"] == 2932
+    assert k6["lower_bound"] >= 1050 and k6["lower_bounds"]["LS"] == 1050 and k6["upper_bound"] == 2932  # 6·5·35
 
 
 def test_search_below_the_proved_bound_answers_from_the_lemma(capsys):

@@ -74,13 +74,13 @@ def test_explore_no_pdf_writes_no_plot_image(capsys, tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["W.explore.csv", "W.explore.json", "W.explore.pgf.tex"]
 
 
-def test_k4_at_32_names_which_box_it_counts(capsys):
-    """Two box sizes for K_4 at m = 32, the first m Theorem K leaves open (753,571 and 830,584): each message names its box."""
-    code, out, err = run_cli(capsys, "search", str(ROOT / "proofs" / "tournament_complete.toml"), "--d", "4", "--atoms", "32",
+def test_k4_at_35_names_which_box_it_counts(capsys):
+    """Two box sizes for K_4 at m = 35, the first m Theorem K35 leaves open (1,000,000 and 1,092,727): each message names its box."""
+    code, out, err = run_cli(capsys, "search", str(ROOT / "proofs" / "tournament_complete.toml"), "--d", "4", "--atoms", "35",
                              "--refute")
-    assert code == 2 and "the box of the cofactor g (Lemma L3) has 753,571 points" in err and "key range" in err, err
+    assert code == 2 and "the box of the cofactor g (Lemma L3) has 1,000,000 points" in err and "key range" in err, err
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert "343,000" not in readme and "753,571" in readme and "830,584" in readme
+    assert "343,000" not in readme and "1,000,000 points" in readme and "1,092,727" in readme
 
 
 def test_a_folder_named_like_a_spec_is_called_a_folder(capsys, tmp_path, monkeypatch):

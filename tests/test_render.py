@@ -25,6 +25,8 @@ from headfusion.render.tex import log2_int, math_safe_statement, tex_int, tex_nu
 from headfusion.render.write import write_certificate
 from headfusion.spec.load import load_spec
 
+from .conftest import without_grid_lemmas
+
 needs_latex = pytest.mark.skipif(
     latex_engine() is None, reason="no LaTeX engine (pdflatex/latexmk) on PATH: " + INSTALL_HINT
 )
@@ -40,7 +42,7 @@ def _cert_json(spec: str, d: int | None) -> str:
 
 def k4_by_faces() -> dict:
     """K_4 certified by LD alone (Theorem K switched off in the engine): its face functions are triangles."""
-    with mock.patch("headfusion.bounds.engine.theorem_k_bound", lambda form: None):
+    with mock.patch("headfusion.bounds.engine.theorem_k_bound", lambda form: None), without_grid_lemmas():
         spec = load_spec(str(Path(__file__).resolve().parent.parent / "proofs/tournament_complete.toml"), 4)
         return json.loads(json.dumps(build_certificate(spec, ["headfusion", "certify", "SPEC.toml", "--d", "4"])))
 
@@ -554,23 +556,23 @@ def test_no_rule_is_stated_where_the_witnesses_follow_none():
 
 
 def test_a_bounds_certificate_states_the_gap_from_its_claims():
-    """Issue 28 item 1: K_4 (32 ≤ m* ≤ 38): which lemma stops where and why, the skipped search with its key range, g = 1."""
+    """Issue 28 item 1: K_4 (35 ≤ m* ≤ 38, Theorem K35): which lemma stops where and why, the skipped search with its key range, g = 1."""
     from headfusion.render.gap import key_range_points
 
     cert = json.loads(_certified_json("proofs/tournament_complete.toml", 4))
     tex = render_latex(cert)
     assert r"\title{Exact-fusion bounds certificate:" in tex and r"pdftitle={Exact-fusion bounds certificate}" in tex
     gap = tex.split(r"\paragraph{Status of the gap.}")[1].split(r"\begin{proof}")[0]
-    (note,) = [n for n in cert["metadata"]["notes"] if n.startswith("search for m = 32 skipped")]
+    (note,) = [n for n in cert["metadata"]["notes"] if n.startswith("search for m = 35 skipped")]
     points = int(re.search(r"has ([\d,]+) points", note).group(1).replace(",", ""))
     exp = next(c for c in cert["claims"] if c["id"] == "exp-form")["evidence"]
-    assert points == key_range_points(exp, 32) and f"${points:,}$".replace(",", "{,}") in gap and "$20{,}000$" in gap
-    assert r"Lemma~\ref{lem:L5} stops at $V=24$" in gap and r"$V+1=25$ by design" in gap and r"Theorem~K (Lemma~\ref{lem:K}) stops at $32$" in gap
-    assert r"No head with $32$ to $37$ atoms has been excluded by this certificate, and none was searched for" in gap
+    assert points == key_range_points(exp, 35) and f"${points:,}$".replace(",", "{,}") in gap and "$20{,}000$" in gap
+    assert r"Lemma~\ref{lem:L5} stops at $V=24$" in gap and r"$V+1=25$ by design" in gap and r"Theorem~\ref{lem:K35} stops at $35$" in gap
+    assert r"No head with $35$ to $37$ atoms has been excluded by this certificate, and none was searched for" in gap
     assert "a limit of the software" in gap and "not of the mathematics" in gap
     assert "lowest-terms head itself" in gap and "$g=1$" in gap and "$38$ atoms" in gap
     assert "search for m" not in tex.split(r"\section{Reproducing")[1]  # the note moved to the main text
-    assert r"\label{tab:theorem-k}" in tex and r"\label{tab:theorem-k-pairs}" in tex  # Theorem K's instance after its proof
+    assert r"\label{tab:grids}" in tex and r"\label{lem:M12}" in tex  # Theorem K35's instance after its proof, and M12 it cites
     faces = render_latex(k4_by_faces()).split(r"\label{tab:facefunctions}")[1].split(r"\end{longtable}")[0]  # numbered from 1
     assert (r"its graph has $6$ acyclic orientations ($=|\chi_G(-1)|$, $\chi_G(k)=k^{3}-3k^{2}+2k$), every edge rigid, and its own"
             r" $Q'$ has $7$ terms") in faces  # the triangle, with its chromatic polynomial (issue 34)

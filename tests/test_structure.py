@@ -85,8 +85,8 @@ def test_cycles_are_decided_by_their_graphs(n):
 def test_complete_graph_k4_bounds():
     cert = json.loads(json.dumps(build_certificate(load_spec("proofs/tournament_complete.toml", 4), ["x"])))
     assert verify_certificate(cert).ok
-    assert (cert["summary"]["lower_bound"], cert["summary"]["upper_bound"]) == (32, 38)  # Theorem K (LD alone: 28)
-    assert cert["summary"]["lower_bound_claim"] == "lower:theorem-k"
+    assert (cert["summary"]["lower_bound"], cert["summary"]["upper_bound"]) == (35, 38)  # Theorem K35 (Theorem K: 32, LD alone: 28)
+    assert cert["summary"]["lower_bound_claim"] == "lower:grid"
 
 
 def test_three_atom_sums_for_every_d():

@@ -22,7 +22,7 @@ from headfusion.proof.statement import verify_certificate
 from headfusion.proof.analysis import analyze
 from headfusion.spec.load import load_spec
 
-from .conftest import built, claim, failures, run_cli
+from .conftest import built, claim, failures, run_cli, without_grid_lemmas
 
 TRANSITIVE = "sigmoid(q1-q2) + sigmoid(q1-q3) + sigmoid(q1-q4) + sigmoid(q2-q3) + sigmoid(q2-q4) + sigmoid(q3-q4)"
 K4S = {  # orientations, renamed vertices (q2, q3, q5, q7 of R^7), nonzero head scales: the hypotheses the proof uses
@@ -41,7 +41,8 @@ SHIFTED = TRANSITIVE.replace("sigmoid(q1-q2)", "sigmoid(q1-q2+1)")
 
 @pytest.fixture(scope="module")
 def k4() -> dict:
-    return built(TRANSITIVE)
+    with without_grid_lemmas():
+        return built(TRANSITIVE)
 
 
 def rejected_by_verify(capsys, tmp_path: Path, cert: dict, cid: str, *words: str) -> None:
@@ -69,7 +70,8 @@ def grafted(cert: dict, k4: dict) -> dict:
 
 @pytest.mark.parametrize("name", sorted(K4S))
 def test_every_k4_gets_32_checked_by_the_kernel(name):
-    cert = built(K4S[name])
+    with without_grid_lemmas():
+        cert = built(K4S[name])
     assert verify_certificate(cert).ok, failures(cert)
     assert (cert["summary"]["lower_bound"], cert["summary"]["upper_bound"]) == (32, 38)
     assert cert["summary"]["lower_bound_claim"] == "lower:theorem-k"
@@ -90,16 +92,22 @@ def test_the_cli_verifies_k4(capsys, tmp_path, k4):
 
 
 def test_analyze_reports_theorem_k_and_k5_through_ld():
+    """Theorem K's 32 is still reported beside K35's 35, which gives the bound; LD carries 35 to K_5 (5·35)."""
     k4 = analyze(load_spec("proofs/tournament_complete.toml", 4), list_atoms=False)
-    assert (k4["lower_bound"], k4["upper_bound"], k4["lower_bounds"]["K"]) == (32, 38, 32) and k4["theorem_k"]["bound"] == 32
+    assert (k4["lower_bound"], k4["upper_bound"], k4["lower_bounds"]["K"], k4["lower_bounds"]["K35"]) == (35, 38, 32, 35)
+    assert k4["theorem_k"]["bound"] == 32
     k5 = analyze(load_spec("proofs/tournament_complete.toml", 5), list_atoms=False)
-    assert k5["lower_bound"] >= 160 and k5["upper_bound"] == 291
+    assert k5["lower_bound"] >= 175 and k5["upper_bound"] == 291
+    assert k5["disjoint_faces"]["bound"] == 175 and {f["lemma"] for f in k5["disjoint_faces"]["faces"]} == {"K35"}
+    with without_grid_lemmas():
+        k5 = analyze(load_spec("proofs/tournament_complete.toml", 5), list_atoms=False)
     assert k5["disjoint_faces"]["bound"] == 160 and {f["lemma"] for f in k5["disjoint_faces"]["faces"]} == {"K"}
 
 
 @pytest.mark.slow
 def test_k5_certificate_carries_theorem_k_in_its_face_table():
-    cert = built("proofs/tournament_complete.toml", 5)
+    with without_grid_lemmas():
+        cert = built("proofs/tournament_complete.toml", 5)
     assert verify_certificate(cert).ok and cert["summary"]["lower_bound"] == 160
     entries = claim(cert, "lower:faces")["evidence"]["functions"]
     assert {e["by"] for e in entries} == {"lower:theorem-k"}

@@ -30,7 +30,8 @@ from headfusion.spec.model import MultiHead
 ORDER = ("L5", "LK", "LU", "LG", "LE", "LH", "LD", "LS", "V3", "V2", "K",
          "PB",
          "P4",
-         "R")  # on ties the first: fewer lines to check, L5 before everything
+         "R",
+         "K35")  # on ties the first: fewer lines to check, L5 before everything
 MAX_FACE_FUNCTIONS = 48  # functions whose own faces are searched (LD), per top-level call
 MAX_FACE_DEPTH = 5
 
@@ -62,6 +63,8 @@ class FunctionBounds:
     def multiple_lemma(self) -> str:
         """The claim's lemma from the blocks' top entries: V2 or V3 when one block uses it, else LS, else LH (a hexagon on every block)."""
         methods = {m.method for m in self.multiples if m is not None}
+        if "grid" in methods and methods <= {"grid", "hexagon"}:
+            return "K35"
         return "V2" if "two-adic" in methods else "V3" if "three-slices" in methods else "LH" if methods == {"hexagon"} else "LS"
 
     @property

@@ -29,7 +29,9 @@ from itertools import combinations
 from math import gcd, lcm, prod
 
 from headfusion.algebra.expform import Block
+from headfusion.bounds.grids import edge_key, find_grid
 from headfusion.bounds.polytope import newton_graph
+from headfusion.kernel.grids import VALUES
 from headfusion.kernel.base import MAX_POINTS
 from headfusion.kernel.poly import divide, mul
 from headfusion.kernel.threeslices import projected
@@ -58,6 +60,8 @@ class Multiple:
     levels: tuple[tuple[int, Fraction, int], ...] = ()  # V2: binomials 1 + c·t^s·x^a as (a, c, s), distinct v₂(a)
     modulus: int | None = None  # CD: A
     klass: tuple[tuple[int, Fraction, int], ...] = ()  # CD: binomials of scales A·odd with distinct moduli
+    lemma: str = ""  # grid: W14 or K35
+    images: tuple = ()  # grid: the pattern's vertex monomials ((exponent with t, coefficient), …)
 
 
 Factors = tuple[tuple[tuple, int], ...]  # ((frozen polynomial, multiplicity), …), sorted
@@ -153,6 +157,9 @@ class MultipleFinder:
         if depth < MAX_DEPTH:
             options += [s for omega in self.functionals if (s := self.slices(factors, omega, depth)) is not None]
             options += [s for omega in self.functionals if (s := self.three_slices(factors, omega, depth)) is not None]
+        grid = self.grid(factors)
+        if grid is not None:
+            options.append(grid)
         if self.rank == 1:
             adic = self.two_adic(factors)
             if adic is not None:
@@ -229,6 +236,19 @@ class MultipleFinder:
         mu, L = inner.value, lines.value
         value = min(4 * mu, 3 * mu + L, 2 * mu + max(mu, c * L))
         return Multiple(value, "three-slices", inside=inside, outside=outside, omega=omega, inner=inner, projection=P, lines=lines, edge=c)
+
+    def grid(self, factors: Factors) -> Multiple | None:
+        """W14 or K35 on the binomial factors (kernel.grids): a triangle with two doubled edges, or a K_4."""
+        if self.rank < 2:
+            return None
+        edges: dict = {}
+        for f, k in factors:
+            b = _binomial(dict(f))
+            if b is not None:
+                key = edge_key(b)
+                edges[key] = edges.get(key, 0) + k
+        found = find_grid(edges, self.rank)
+        return None if found is None else Multiple(VALUES[found[0]], "grid", lemma=found[0], images=found[1])
 
     def two_adic(self, factors: Factors) -> Multiple | None:
         """V2 or CD in rank 1: binomials 1 + c·t^s·x^a dividing the product (its binomial factors, or a head's denominator

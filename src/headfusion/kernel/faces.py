@@ -21,7 +21,8 @@ from headfusion.kernel.model import Model, canonical, face_limit, model_from_can
 from headfusion.kernel.poly import x_groups
 
 SUB_CLAIMS = ("lower:classes", "lower:unit-roots", "lower:edges", "lower:hexagon", "lower:slices", "lower:three-slices", "lower:two-adic",
-              "lower:faces", "lower:graph", "lower:theorem-k")
+              "lower:faces", "lower:graph", "lower:theorem-k",
+              "lower:grid")
 
 
 def levels(exp: dict, c: dict[int, Fraction]) -> list[dict[tuple[int, ...], Fraction]]:

@@ -19,18 +19,23 @@ from __future__ import annotations
 from fractions import Fraction
 from math import prod
 
-from headfusion.kernel import statements as say, threeslices, twoadic
+from headfusion.kernel import grids, statements as say, threeslices, twoadic
 from headfusion.kernel.base import MAX_POINTS, integer, rational, require, within
 from headfusion.kernel.checks import _rank, vertices_of
 from headfusion.kernel.poly import Poly, binomial, divide, mul, poly_from_json, unit_multiple, x_groups
 from headfusion.kernel.refutation import _point
 
 FIELDS = {"vertices": {"method", "vertices"}, "hexagon": {"method", "factors"},
-          "slices": {"method", "A", "B", "omega", "point", "roots", "mu"}, "three-slices": threeslices.FIELDS, "two-adic": twoadic.FIELDS}
+          "slices": {"method", "A", "B", "omega", "point", "roots", "mu"}, "three-slices": threeslices.FIELDS, "two-adic": twoadic.FIELDS,
+          "grid": grids.FIELDS}
 METHODS = {"LH": ("hexagon",), "LS": ("slices", "hexagon"), "V3": ("three-slices", "slices", "hexagon"),
-           "V2": ("two-adic", "three-slices", "slices", "hexagon")}  # a claim's own method first, then those its blocks may also use
+           "V2": ("two-adic", "three-slices", "slices", "hexagon"),
+           "grid": ("grid", "hexagon")}  # a claim's own method first, then those its blocks may also use (grid: also in LS, V3, V2)
+for _methods in ("LS", "V3", "V2"):
+    METHODS[_methods] += ("grid",)
 LEMMA_OF_METHOD = (("LS", "slices"), ("LH", "hexagon"), ("V3", "three-slices"), ("V2", "two-adic"), ("L5", "vertices"),
-                   ("CD", "class-descartes"))
+                   ("CD", "class-descartes"),
+                   ("W14", "grid:W14"), ("K4GRID", "grid:K4GRID"), ("K35", "grid:K35"))
 MAX_NESTING = 12  # slices of slices
 MAX_SLICE_DEGREE = 2_000  # span of y in Z(x′·y^ω): each root costs a division of this length
 MAX_ROOT_WORK = 500_000  # span × Σ k·digits(ρ): the digits a quotient's last coefficient may reach (issue 34: ~8 s at the limit)
@@ -89,7 +94,7 @@ def mu(R: Poly, item: object, rank: int, used: set, depth: int = 0) -> int:
     """A lower bound for μ(R) from its entry: vertices (L5), hexagon (LH), slices (LS), three slices (V3) or 2-adic classes (V2);
     `used` collects the methods."""
     require(isinstance(item, dict) and item.get("method") in FIELDS and set(item) == FIELDS[item["method"]],
-            "a multiple bound needs a method (vertices, hexagon, slices, three-slices, two-adic) and exactly its fields")
+            "a multiple bound needs a method (vertices, hexagon, slices, three-slices, two-adic, grid) and exactly its fields")
     used.add(item["method"])
     if item["method"] == "vertices":
         return len(vertices_of(list(x_groups(R)), item["vertices"], rank, "vertices of a factor"))
@@ -99,6 +104,10 @@ def mu(R: Poly, item: object, rank: int, used: set, depth: int = 0) -> int:
         return threeslices.three_slices(R, item, rank, used, depth, mu)
     if item["method"] == "two-adic":
         return twoadic.two_adic(R, item, rank, used)
+    if item["method"] == "grid":
+        value = grids.grid(R, item, rank)
+        used.add(f"grid:{item['lemma']}")
+        return value
     return slices(R, item, rank, used, depth)
 
 

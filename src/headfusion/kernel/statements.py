@@ -38,6 +38,10 @@ LEMMAS: dict[str, tuple[str, tuple[str, ...], str]] = {
     "LF": ("Families of graphs", ("L5", "LD", "LE", "LG", "LZ"), r"A cycle $C_n$ ($n\ge3$) has $2^n-2$ acyclic orientations and $2^n-1$ forests, and a tree on $n$ vertices has $2^{n-1}$ of each. For the tournament function $F_n$ of $K_n$ ($n\ge3$) the $n$ faces of $\operatorname{Newt}(Q'_n)$ along $\mathbf{1}_i$ are pairwise disjoint, with face functions tournaments of $K_{n-1}$ plus constants, so $m^*(F_n)\ge n\,m^*(F_{n-1})$. Hence for every $n$: $m^*=2^n-1$ for $C_n$, $m^*=2^{n-1}$ for a tree, and $7\cdot n!/6\le m^*(F_n)\le|\operatorname{supp}Q'_n|$ for $K_n$."),
     "R": ("Restriction to a line", ("L1",), r"For an integer vector $u$ let $f_u(t)=F(t\,u)$ on $t\in\mathbb{R}$, a sum of heads whose keys are the numbers $\langle k,u\rangle$ for the keys $k$ of $F$'s heads. Then $m^*(F)\ge m^*(f_u)$."),
     "LR": ("Refutations", ("L2", "L3", "L4", "L5"), r"Let $F=P'/Q'$ be in lowest terms. If a refutation tree for $m$ closes all its leaves, no head with at most $m$ atoms represents $F$."),
+    "W14": ("A triangle with two doubled edges", ("LM",), r"Let $W=(x_0+x_1)^2(x_0+x_2)^2(x_1+x_2)$ and $m_i=c_ix^{e_i}$ ($i=0,1,2$) positive monomials with $e_1-e_0$, $e_2-e_0$ linearly independent. Then $\mathcal{T}(R)\ge14$ for every $R$ divisible by $W(m_0,m_1,m_2)$."),
+    "K4GRID": ("A four-by-four grid", ("LM", "LH"), r"Let $m_i=c_ix^{e_i}$ ($i=0,\dots,3$) be positive monomials with $e_1-e_0$, $e_2-e_0$, $e_3-e_0$ linearly independent. Then $\mathcal{T}(R)\ge30$ for every $R$ divisible by $\prod_{i<j}(m_i+m_j)$."),
+    "M12": ("Middle slices", ("LM",), r"Let $D\ne0$ be a homogeneous polynomial with nonnegative coefficients in $x,y,z$, divisible by $(x+y)(x+z)(y+z)$, whose exponents of each variable take exactly four values with odd gaps. Then $|\operatorname{supp}D|\ge12$."),
+    "K35": ("Tournaments on four vertices, numerator-free", ("K4GRID", "M12", "LH"), r"Let $m_i=c_ix^{e_i}$ ($i=0,\dots,3$) be positive monomials with $e_1-e_0$, $e_2-e_0$, $e_3-e_0$ linearly independent. Then $\mathcal{T}(R)\ge35$ for every $R$ divisible by $\prod_{i<j}(m_i+m_j)$; in particular $m^*\ge35$ for the tournament function of $K_4$ in any orientation."),
 }
 
 
@@ -108,7 +112,8 @@ def faces(count: int, bounds: list[int], bound: int, nested: bool) -> str:
 
 LEMMA_OF = {"lower:newton": "L5", "lower:classes": "LK", "lower:unit-roots": "LU", "lower:edges": "LE", "lower:hexagon": "LH",
             "lower:slices": "LS", "lower:three-slices": "V3", "lower:two-adic": "V2", "lower:faces": "LD", "lower:graph": "LG",
-            "lower:theorem-k": "K", "refutation": "LR"}  # a sub-function's claim, as a reader names it
+            "lower:theorem-k": "K", "refutation": "LR",
+            "lower:grid": "K35"}  # a sub-function's claim, as a reader names it
 
 
 def line(u: list[int], bound: int, by: str | None) -> str:
@@ -122,7 +127,8 @@ def multiples(lemma: str, shapes: int, mus: list[int], bound: int, lemmas: list[
     what = {"LH": r"three binomials forming a tilted hexagon (Table~\ref{tab:hexagon}) divide $Q'_B$, so $\mathcal{T}(Q'_B)\ge7$",
             "LS": rf"the factorisations $Q'_B=YZ$ of Table~\ref{{tab:slices}} give $\mathcal{{T}}(Q'_B)\ge {', '.join(map(tex_int, mus))}$",
             "V3": rf"the three-slice data of Table~\ref{{tab:threeslices}} give $\mathcal{{T}}(Q'_B)\ge {', '.join(map(tex_int, mus))}$",
-            "V2": rf"the binomial factors of Table~\ref{{tab:twoadic}} give $\mathcal{{T}}(Q'_B)\ge {', '.join(map(tex_int, mus))}$"}[lemma]
+            "V2": rf"the binomial factors of Table~\ref{{tab:twoadic}} give $\mathcal{{T}}(Q'_B)\ge {', '.join(map(tex_int, mus))}$",
+            "grid": rf"the grid factors of Table~\ref{{tab:grids}} give $\mathcal{{T}}(Q'_B)\ge {', '.join(map(tex_int, mus))}$"}[lemma]
     names = ", ".join(lemmas[:-1]) + f" and {lemmas[-1]}"
     return rf"For {which}, {what}; by Lemmas {names}{', with L5 for the other blocks' if mixed else ''}, $m^*(F)\ge {tex_int(bound)}$."
 

@@ -34,6 +34,7 @@ KINDS: dict[str, tuple[str, str, Callable]] = {  # check: (kind, title, function
     "slices": ("lower-bound", "Slice bound", lambda m, e, f: multiples.check_multiples("LS", m, e, f)),
     "three-slices": ("lower-bound", "Three-slice bound", lambda m, e, f: multiples.check_multiples("V3", m, e, f)),
     "two-adic": ("lower-bound", "2-adic bound", lambda m, e, f: multiples.check_multiples("V2", m, e, f)),
+    "grid": ("lower-bound", "Grid bound", lambda m, e, f: multiples.check_multiples("grid", m, e, f)),
     "faces": ("lower-bound", "Disjoint-face bound", lambda m, e, f: faces.check_faces(m, e, f, SUB_CHECKS)),
     "unit-roots": ("lower-bound", "Unit-root bound", cyclotomic.check_unit_roots),
     "pairs": ("lower-bound", "Pairs of scales", cyclotomic.check_pairs),
@@ -52,9 +53,12 @@ FIXED = {"def:F": "definition", "exp-form": "exp-form", "coprime": "coprime", "u
          "lower:slices": "slices", "lower:three-slices": "three-slices", "lower:two-adic": "two-adic", "lower:faces": "faces", "lower:graph": "graph", "lower:unit-roots": "unit-roots", "lower:pairs": "pairs",
          "family:graphs": "family", "lower:theorem-k": "theorem-k", "lower:line": "line",
          "lower:pair-biased": "pair-biased",
-         "lower:two-scales": "two-scales"}
-LOWER = ("lower:classes", "lower:graph", "lower:edges", "lower:hexagon", "lower:slices", "lower:three-slices", "lower:two-adic", "lower:faces", "lower:theorem-k", "lower:line")  # claims stating a "bound"
-MULTIPLICATIVE = ("lower:newton", "lower:classes", "lower:hexagon", "lower:slices", "lower:three-slices", "lower:two-adic")  # bounds on μ(Q′): they hold for every d (LP, LM)
+         "lower:two-scales": "two-scales",
+         "lower:grid": "grid"}
+LOWER = ("lower:classes", "lower:graph", "lower:edges", "lower:hexagon", "lower:slices", "lower:three-slices", "lower:two-adic", "lower:faces", "lower:theorem-k", "lower:line",
+         "lower:grid")  # claims stating a "bound"
+MULTIPLICATIVE = ("lower:newton", "lower:classes", "lower:hexagon", "lower:slices", "lower:three-slices", "lower:two-adic",
+                  "lower:grid")  # bounds on μ(Q′): they hold for every d (LP, LM)
 REQUIRED = ("def:F", "exp-form", "coprime", "upper", "lower:newton", "theorem")
 _ = None  # FIELDS: every field a check may find in its evidence ({...} a table, [x] a list of x); any other fails
 FIELDS: dict[str, object] = {"exp-form": {"t_scale": _, "shapes": [{"denominator": _, "rows": _, "P": _, "Q": _}], "blocks": [
@@ -66,7 +70,8 @@ FIELDS: dict[str, object] = {"exp-form": {"t_scale": _, "shapes": [{"denominator
     "classes": {"shapes": [{"lattice": _, "tilt": _, "sums": _}]}, "edges": {"shapes": [{"edges": _}]}, "unit-roots": {"orders": _}, "pairs": {}, "family": {"class": _, "from": _, "to": _},
     "theorem-k": {"faces": _, "pairs": _}, "line": {"direction": _, "function": _},
     "pair-biased": {"terms": _},
-    "two-scales": {"terms": _}}
+    "two-scales": {"terms": _},
+    "grid": {"shapes": _}}
 MODEL_FIELDS = {"dimension": _, "constant": _, "heads": [{"label": _, "scale": _, "atoms": [{"key": _, "weight": _, "value": _}]}]}  # F: what a reader compares with the paper
 
 

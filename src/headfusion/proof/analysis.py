@@ -234,7 +234,8 @@ METHOD_NAMES = {"L5": "newton-polytope (L4, L5)", "LK": "residue-classes (LK)", 
                 "LS": "slices (LS, LM)", "LD": "disjoint-faces (LD)", "V3": "three-slices (V3, LM)", "V2": "two-adic (V2, LM)",
                 "K": "theorem-k (K, LN)", "R": "restriction-to-a-line (R)",
                 "PB": "pairs-with-biases (PB)",
-                "P4": "two-scales (P4)"}
+                "P4": "two-scales (P4)",
+                "K35": "grid (W14, K35, M12, LM)"}
 
 
 def _multiple_json(m) -> dict:
@@ -248,6 +249,8 @@ def _multiple_json(m) -> dict:
         out["levels"] = [[a, rational_to_json(c), s] for a, c, s in m.levels]
         if m.modulus is not None:
             out.update({"modulus": m.modulus, "class": [[a, rational_to_json(c), s] for a, c, s in m.klass]})
+    elif m.method == "grid":
+        out["lemma"] = m.lemma
     return out
 
 

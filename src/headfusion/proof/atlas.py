@@ -31,7 +31,8 @@ LEMMA_OF = {"lower:newton": "L5 (Newton polytope)", "lower:classes": "LK (residu
             "lower:theorem-k": "K (four-vertex tournaments)",
             "lower:line": "R (restriction to a line)",
             "lower:pair-biased": "PB (pairs with biases)",
-            "lower:two-scales": "P4 (two scales)"}
+            "lower:two-scales": "P4 (two scales)",
+            "lower:grid": "K35 (grid bounds)"}
 COLUMNS = ("lower", "upper", "minimum", "status", "lemma")
 
 

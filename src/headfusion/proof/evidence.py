@@ -15,6 +15,7 @@ from headfusion.algebra.expform import Block, ExpForm, x_support
 from headfusion.algebra.laurent import LPoly
 from headfusion.bounds.engine import FunctionBounds
 from headfusion.bounds.graphs import block_graph
+from headfusion.bounds.grids import M12_LEVELS
 from headfusion.bounds.multiples import Multiple, product_of
 from headfusion.bounds.lower import NewtonBound, binomial_generators
 from headfusion.bounds.polytope import newton_graph, rank
@@ -225,6 +226,9 @@ def multiple_json(m: Multiple, rank: int) -> dict:
     if m.method == "two-adic":
         binomials = lambda bs: [[a, rational_to_json(c), s] for a, c, s in bs]  # noqa: E731
         return {"method": "two-adic", "levels": binomials(m.levels), "modulus": m.modulus, "class": binomials(m.klass)}
+    if m.method == "grid":
+        return {"method": "grid", "lemma": m.lemma, "vertices": [poly_json({e: c}) for e, c in m.images],
+                "levels": [list(v) for v in M12_LEVELS] if m.lemma == "K35" else None}
     assert m.inner is not None
     Y, Z = product_of(m.inside, rank + 1), product_of(m.outside, rank + 1)
     if m.method == "three-slices":
@@ -249,7 +253,8 @@ def multiples_evidence(bounds: FunctionBounds) -> dict:
 CLAIM_OF = {"LK": "lower:classes", "LU": "lower:unit-roots", "LG": "lower:graph", "LE": "lower:edges", "LH": "lower:hexagon", "LS": "lower:slices", "LD": "lower:faces",
             "V3": "lower:three-slices", "V2": "lower:two-adic", "K": "lower:theorem-k", "R": "lower:line",
             "PB": "lower:pair-biased",
-            "P4": "lower:two-scales"}
+            "P4": "lower:two-scales",
+            "K35": "lower:grid"}
 
 
 def direction_json(direction: tuple) -> list:
@@ -273,7 +278,7 @@ def lower_claims(bounds: FunctionBounds, table: dict[tuple, int] | None, listed:
         out.append(("lower:unit-roots", bounds.unit_roots.evidence()))
     elif lemma == "LE":
         out.append(("lower:edges", edges_evidence(bounds.form, bounds.structure)))
-    elif lemma in ("LH", "LS", "V3", "V2"):
+    elif lemma in ("LH", "LS", "V3", "V2", "K35"):
         out.append((CLAIM_OF[lemma], multiples_evidence(bounds)))
     elif lemma == "K":
         out.append(("lower:theorem-k", theorem_k_instance(bounds.form)))

@@ -18,7 +18,8 @@ from headfusion.spec.model import MultiHead
 LEMMA_OF_CLAIM = {"lower:newton": "L5", "lower:classes": "LK", "lower:unit-roots": "LU", "lower:graph": "LG", "lower:edges": "LE", "lower:hexagon": "LH",
                   "lower:slices": "LS", "lower:faces": "LD", "lower:three-slices": "V3", "lower:two-adic": "V2", "lower:theorem-k": "K", "lower:line": "R",
                   "lower:pair-biased": "PB",
-                  "lower:two-scales": "P4"}
+                  "lower:two-scales": "P4",
+                  "lower:grid": "K35"}
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from math import prod
 
 from headfusion.render.faces import model_rows, tex_exact_form, tex_face_form, uses_attn
 from headfusion.kernel.poly import poly_from_json
-from headfusion.render.multiples import LEMMA_OF_METHOD, entry_rows, entry_value
+from headfusion.render.multiples import entry_lemma, entry_rows, entry_value
 from headfusion.render.structure import shape_entries
 from headfusion.render.tex import tex_int, tex_linear, tex_poly, tex_rational, tex_vector
 
@@ -23,7 +23,8 @@ MAX_FACE_ROWS = 40
 MAX_PAIR_ROWS = 45  # the pair table is printed for at most 10 faces; beyond, its extremes are named
 MAX_POLY_TERMS = 12
 LEMMA_OF = {"lower:newton": "L5", "lower:classes": "LK", "lower:unit-roots": "LU", "lower:graph": "LG", "lower:edges": "LE", "lower:hexagon": "LH", "lower:slices": "LS",
-            "lower:faces": "LD", "lower:three-slices": "V3", "lower:two-adic": "V2", "lower:theorem-k": "K", "lower:line": "R", "refutation": "LR"}
+            "lower:faces": "LD", "lower:three-slices": "V3", "lower:two-adic": "V2", "lower:theorem-k": "K", "lower:line": "R", "refutation": "LR",
+            "lower:grid": "K35"}
 
 
 def _direction(direction: list) -> str:
@@ -75,8 +76,8 @@ def _instance(entry: dict) -> str:
         return r"Lemmas~\ref{lem:LH} and~\ref{lem:LM}: a tilted hexagon divides each $Q'_B$ shown"
     if by == "lower:slices":
         return r"Lemmas~\ref{lem:LS} and~\ref{lem:LM}: " + "; ".join(_chain(s) for s in claims[by]["shapes"] if s)
-    if by in ("lower:three-slices", "lower:two-adic"):
-        lemma = "V3" if by == "lower:three-slices" else "V2"
+    if by in ("lower:three-slices", "lower:two-adic", "lower:grid"):
+        lemma = {"lower:three-slices": "V3", "lower:two-adic": "V2", "lower:grid": "K35"}[by]
         ranks = [len(s["rows"]) for s in claims["exp-form"]["shapes"]]
         return (rf"Lemmas~\ref{{lem:{lemma}}} and~\ref{{lem:LM}}: " + "; ".join(
             rf"$\mathcal{{T}}(Q'_B)\ge {tex_int(entry_value(s, ranks[k]))}$" for k, s in enumerate(claims[by]["shapes"]) if s))
@@ -137,7 +138,7 @@ def _chain(item: dict) -> str:
         factors.append(str(sum(int(k) for _, k in inner["roots"]) + 1))
         inner = inner["mu"]
     last = {"hexagon": r"7\ (\text{hexagon})", "vertices": rf"{len(inner.get('vertices', []))}\ (\text{{vertices}})"}.get(
-        inner["method"], rf"{entry_value(inner, len(item['omega']))}\ (\text{{Lemma {LEMMA_OF_METHOD[inner['method']]}}})")
+        inner["method"], rf"{entry_value(inner, len(item['omega']))}\ (\text{{Lemma {entry_lemma(inner)}}})")
     if not factors:
         return rf"$\mathcal{{T}}(Q'_B)\ge {last}$"
     product = r"\cdot ".join(factors)
@@ -221,7 +222,7 @@ def slices_context(summary: dict, claims: dict[str, dict]) -> dict | None:
             rank, parent = len(item["omega"]), poly_from_json(prev["A"], len(item["omega"]) + 1)
             nested: list[dict] = []
             entry_rows(parent, level, rank, t_scale, rf"${rows[-1]['Y']['name']}$", nested)
-            last = {"kind": "entry", "lemma": LEMMA_OF_METHOD[level["method"]], "count": tex_int(entry_value(level, rank)), "rows": nested}
+            last = {"kind": "entry", "lemma": entry_lemma(level), "count": tex_int(entry_value(level, rank)), "rows": nested}
         shapes.append({"index": s + 1, "rows": rows, "last": last, "chain": _chain(item) if item["method"] == "slices" else None,
                        "value": tex_int(_value(item))})
     factors = [f for sh in shapes for row in sh["rows"] for f in (row["Y"], row["Z"])]

@@ -11,9 +11,12 @@ from __future__ import annotations
 from fractions import Fraction
 
 from headfusion.kernel.poly import Poly, divide, poly_from_json
+from headfusion.kernel.grids import PATTERNS, VALUES
 from headfusion.kernel.threeslices import oriented, projected
+from headfusion.render.edgenames import Namer, block_namer, collapsed, edge_names, merged_note, pattern_vertices
 from headfusion.render.structure import shape_entries
 from headfusion.render.tex import tex_int, tex_poly, tex_rational, tex_vector
+from headfusion.kernel.statements import plural
 
 MAX_POLY_TERMS = 12  # a polynomial is written out up to this many terms, else named by its number of terms
 MAX_ROWS = 40
@@ -40,6 +43,13 @@ def _theta(item: dict, rank: int) -> tuple[int, tuple[int, ...], Fraction, int]:
     return (4 if divide(Y, edge) is not None else 3), eps, r1 / r2, s1 - s2
 
 
+def entry_lemma(item: dict) -> str:
+    """The lemma an entry applies (a grid entry names its own: W14, K4GRID or K35; a two-adic entry with a class is CD)."""
+    if item["method"] == "two-adic" and item.get("class"):
+        return "CD"
+    return item["lemma"] if item["method"] == "grid" else LEMMA_OF_METHOD[item["method"]]
+
+
 def entry_value(item: dict, rank: int) -> int:
     """The bound a μ entry proves, from the entry alone (the kernel's arithmetic of kernel.multiples; display only)."""
     method = item["method"]
@@ -49,17 +59,30 @@ def entry_value(item: dict, rank: int) -> int:
         return 7
     if method == "two-adic":
         return (len(item["class"]) + 1 if item["class"] else 1) * 2 ** len(item["levels"])
+    if method == "grid":
+        return VALUES[item["lemma"]]
     if method == "slices":
         return (sum(int(k) for _, k in item["roots"]) + 1) * entry_value(item["mu"], rank)
     t_y, t_g, theta = entry_value(item["mu"], rank), entry_value(item["lines"], len(item["projection"])), _theta(item, rank)[0]
     return min(4 * t_y, 3 * t_y + t_g, 2 * t_y + max(t_y, theta * t_g))
 
 
-def entry_rows(R: Poly, item: dict, rank: int, t_scale: int, what: str, rows: list[dict]) -> int:
-    """Append the rows of the entry bounding T(R) (this row first, then those it cites) and return its bound."""
+def _named(p: Poly, t_scale: int, namer: Namer | None) -> str:
+    """A factor of a graph block by its edges and number of terms, else as _poly shows it."""
+    edges = edge_names(namer, p)
+    if edges is None:
+        return _poly(p, t_scale)
+    note = merged_note(namer)
+    listed = r",\,".join(edges)
+    return (rf"the edges ${listed}$" if edges else "a monomial") + f" ({note + ', ' if note else ''}{plural(len(p), 'term')})"
+
+
+def entry_rows(R: Poly, item: dict, rank: int, t_scale: int, what: str, rows: list[dict], namer: Namer | None = None) -> int:
+    """Append the rows of the entry bounding T(R) (this row first, then those it cites) and return its bound; `namer`
+    names a graph block's factors by their edges."""
     if len(rows) >= MAX_ROWS:
         return entry_value(item, rank)
-    row: dict = {"label": len(rows) + 1, "what": what, "lemma": "CD" if item.get("class") else LEMMA_OF_METHOD[item["method"]]}
+    row: dict = {"label": len(rows) + 1, "what": what, "lemma": entry_lemma(item)}
     rows.append(row)
     method = item["method"]
     if method == "vertices":
@@ -68,16 +91,20 @@ def entry_rows(R: Poly, item: dict, rank: int, t_scale: int, what: str, rows: li
         row["data"] = "divisible by " + ", ".join(f"${tex_poly(f, t_scale)}$" for f in item["factors"]) + " (a tilted hexagon)"
     elif method == "two-adic":
         row["data"] = _two_adic(item, t_scale)
+    elif method == "grid":
+        vertices = pattern_vertices(namer, [tuple(poly_from_json(m, rank + 1))[0][:-1] for m in item["vertices"]])
+        row["data"] = grid_data(item, t_scale) + (f" (the vertices {', '.join(vertices)}{'; ' + merged_note(namer) if merged_note(namer) else ''})"
+                                                 if vertices else "")
     elif method == "slices":
         Y = poly_from_json(item["A"], rank + 1)
         roots = ", ".join(rf"$-{tex_rational(r)}$" + (rf" (${k}$ times)" if int(k) > 1 else "") for r, k in item["roots"])
         n = sum(int(k) for _, k in item["roots"])
-        inner = entry_rows(Y, item["mu"], rank, t_scale, rf"$Y$ of row {row['label']}", rows)
-        row["data"] = (rf"$\omega={tex_vector(item['omega'])}$, $x'={tex_vector(item['point'])}$, its $Y$: {_poly(Y, t_scale)}, "
-                       rf"$Z$: {_poly(poly_from_json(item['B'], rank + 1), t_scale)}, negative roots {roots}; "
+        inner = entry_rows(Y, item["mu"], rank, t_scale, rf"$Y$ of row {row['label']}", rows, namer)
+        row["data"] = (rf"$\omega={tex_vector(item['omega'])}$, $x'={tex_vector(item['point'])}$, its $Y$: {_named(Y, t_scale, namer)}, "
+                       rf"$Z$: {_named(poly_from_json(item['B'], rank + 1), t_scale, namer)}, negative roots {roots}; "
                        rf"$\mathcal{{T}}(Y)\ge{tex_int(inner)}$ (row {row['label'] + 1}), so $({n}+1)\cdot{tex_int(inner)}$")
     else:
-        row["data"] = _three_slices(R, item, rank, t_scale, row, rows)
+        row["data"] = _three_slices(R, item, rank, t_scale, row, rows, namer)
     value = entry_value(item, rank)
     row["value"] = tex_int(value)
     return value
@@ -100,7 +127,7 @@ def _two_adic(item: dict, t_scale: int) -> str:
             rf" levels below $v_2(A)$: {levels}; so at least $({n}+1)\cdot2^{{{j}}}$")
 
 
-def _three_slices(R: Poly, item: dict, rank: int, t_scale: int, row: dict, rows: list[dict]) -> str:
+def _three_slices(R: Poly, item: dict, rank: int, t_scale: int, row: dict, rows: list[dict], namer: Namer | None) -> str:
     """The data of a V3 row; the rows of T_Y and T_Γ follow it."""
     Y = poly_from_json(item["A"], rank + 1)
     f1, f2 = (poly_from_json(f, rank + 1) for f in item["f"])
@@ -109,20 +136,30 @@ def _three_slices(R: Poly, item: dict, rank: int, t_scale: int, row: dict, rows:
     gamma = [tuple(int(v) for v in r) for r in item["projection"]]
     image = projected(Y, gamma)
     here = row["label"]
-    t_y = entry_rows(Y, item["mu"], rank, t_scale, rf"$Y$ of row {here}", rows)
+    t_y = entry_rows(Y, item["mu"], rank, t_scale, rf"$Y$ of row {here}", rows, namer)
     at_gamma = len(rows) + 1
-    t_g = entry_rows(image, item["lines"], len(gamma), t_scale, rf"$\Gamma_*Y$ of row {here}", rows)
+    inner_namer = None if namer is None else collapsed(namer, gamma, eps)
+    t_g = entry_rows(image, item["lines"], len(gamma), t_scale, rf"$\Gamma_*Y$ of row {here}", rows, inner_namer)
     matrix = r"\\".join("&".join(str(v) for v in r) for r in gamma)
     why = (rf"$1+{tex_poly(_json({eps + (power,): ratio}), t_scale)}$ divides $Y$" if theta == 4
            else r"no factor $1+z$ of $Y$")
     return (rf"$\omega={tex_vector(list(omega))}$; $f_1={tex_poly(_json(f1), t_scale)}$, $f_2={tex_poly(_json(f2), t_scale)}$; "
-            rf"$\varepsilon={tex_vector(list(eps))}$; its $Y$: {_poly(Y, t_scale)}; $\mathcal{{T}}_Y={tex_int(t_y)}$ (row {here + 1}); "
+            rf"$\varepsilon={tex_vector(list(eps))}$; its $Y$: {_named(Y, t_scale, namer)}; $\mathcal{{T}}_Y={tex_int(t_y)}$ (row {here + 1}); "
             rf"$\Gamma=\left(\begin{{smallmatrix}}{matrix}\end{{smallmatrix}}\right)$, "
-            rf"$\Gamma_*Y$: {_poly(image, t_scale)}; $\mathcal{{T}}_\Gamma={tex_int(t_g)}$ (row {at_gamma}); "
+            rf"$\Gamma_*Y$: {_named(image, t_scale, inner_namer)}; $\mathcal{{T}}_\Gamma={tex_int(t_g)}$ (row {at_gamma}); "
             rf"$\vartheta={theta}$ ({why}); so $\min({4 * t_y},{3 * t_y + t_g},{2 * t_y + max(t_y, theta * t_g)})$")
 
 
-def entries_context(summary: dict, claims: dict[str, dict], cid: str, bound_key: str) -> dict | None:
+def grid_data(item: dict, t_scale: int) -> str:
+    """A grid row: the pattern's vertex monomials and its factors, each named by its edge (W14's doubled edges squared)."""
+    names = [f"$m_{i}={tex_poly(m, t_scale)}$" for i, m in enumerate(item["vertices"])]
+    edges = r"\,".join(rf"(m_{i}+m_{j})" + (f"^{k}" if k > 1 else "") for (i, j), k in PATTERNS[item["lemma"]])
+    core = (r"; M12's core (index sets in $\{0..3\}^3$) enumerated by the kernel: at least 12 points, so $7+12+12+7>34$"
+            if item["lemma"] == "K35" else "")
+    return f"{', '.join(names)}; ${edges}$ divides it (exact division){core}"
+
+
+def entries_context(summary: dict, claims: dict[str, dict], cid: str, bound_key: str | None) -> dict | None:
     """Per shape of the claim `cid` (lower:three-slices or lower:two-adic): its rows, and the claim's bound."""
     found = shape_entries(claims, cid)
     if found is None:
@@ -134,6 +171,10 @@ def entries_context(summary: dict, claims: dict[str, dict], cid: str, bound_key:
         rank = len(exp["shapes"][s]["rows"])
         Q = poly_from_json(exp["shapes"][s]["Q"], rank + 1)
         start = len(rows)
-        value = entry_rows(Q, item, rank, t_scale, rf"$Q'_B$, shape {s + 1}", rows)
+        shape = exp["shapes"][s]
+        variables = next((b["variables"] for b in exp["blocks"] if b["shape"] == s), None)
+        namer = None if variables is None else block_namer(shape["rows"], int(shape["denominator"]), variables)
+        value = entry_rows(Q, item, rank, t_scale, rf"$Q'_B$, shape {s + 1}", rows, namer)
         shapes.append({"index": s + 1, "rows": rows[start:], "value": tex_int(value)})
-    return {"shapes": shapes, "bound": tex_int(summary[bound_key]), "rows": len(rows)}
+    bound = summary.get(bound_key) if bound_key else claims[cid]["statement"].rsplit(r"\ge ", 1)[-1].rstrip("$.")
+    return {"shapes": shapes, "bound": tex_int(bound) if isinstance(bound, int) else bound, "rows": len(rows)}

@@ -25,8 +25,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 FIVE = "sigmoid(q1) + sigmoid(3*q1) + sigmoid(4*q1+log(1/2)) + sigmoid(6*q1+log(3)) + sigmoid(7*q1+log(2))"
-TWO_D = ("attn([3*q1 + 2*q2 + log(2), -2*q1 + -3*q2, 1*q1 + 3*q2 + log(2)], [-2, -2, -1]) + attn([-3*q1 + 0*q2, 2*q1 + -2*q2, "
-         "0*q1 + 0*q2], [-2, 0, 1]) + attn([-1*q1 + 2*q2, -3*q1 + -2*q2, 2*q1 + 1*q2 + log(2)], [-1, 2, -1])")
+TWO_D = ("attn([-3*q1 + 4*q2, -1*q1 + -4*q2 + log(2), 2*q1 + 2*q2 + log(2)], [-1, -2, 1]) + attn([-5*q1 + 1*q2 + log(2), "
+         "4*q1 + -5*q2 + log(2), -1*q1 + -2*q2], [0, -2, -2]) + attn([-5*q1 + 5*q2, 1*q1 + 5*q2, 1*q1 + -5*q2], [1, 1, 2])")
 CASES = [("five scales, --timeout 60", [FIVE, "--timeout", "60"]), ("2-D, log 2 biases, --no-search", [TWO_D, "--no-search", "--timeout", "600"])]
 
 

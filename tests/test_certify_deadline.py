@@ -127,3 +127,14 @@ def test_the_refutation_shares_the_question_budget(quick, monkeypatch):
     done = quick.certify(load_spec(TRIPLE), ["headfusion", "certify", TRIPLE], search_timeout=1.2)
     assert calls and all(t <= 1.2 for t in calls) and not asked
     assert any("no time left for the exact refutation" in n for n in done.certificate["metadata"]["notes"])
+
+
+def test_a_long_run_is_estimated_before_it_starts(quick, monkeypatch):
+    """Before the searches: how many questions, how long each may take, and when --timeout ends them (said on stderr by the CLI)."""
+    import headfusion.solving.solver as solver
+
+    monkeypatch.setattr(solver, "search", _out_of_time)
+    said: list[str] = []
+    quick.certify(load_spec(TRIPLE), ["headfusion", "certify", TRIPLE], search_timeout=60.0, timeout=100.0, announce=said.append)
+    (line,) = said
+    assert "questions (m = " in line and "each at most 60 s" in line and "--timeout ends them after" in line

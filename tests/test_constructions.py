@@ -184,7 +184,11 @@ FORGERIES = {
 @pytest.mark.parametrize("name", sorted(FORGERIES))
 def test_forged_heads_are_rejected_naming_the_claim(searched, name, tmp_path, capsys):
     assert verify_certificate(searched).ok
-    forged = _forge(searched, FORGERIES[name])
+    assert_upper_rejected(_forge(searched, FORGERIES[name]), tmp_path, capsys)
+
+
+def assert_upper_rejected(forged: dict, tmp_path, capsys) -> None:
+    """The kernel rejects the forged certificate at its claim `upper`, and `verify` exits 1 naming it."""
     report = verify_certificate(forged)
     assert not report.ok and "upper" in [r[0] for r in report.rows if r[2] == "failed"]
     path = tmp_path / "forged.json"

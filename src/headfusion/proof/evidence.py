@@ -165,6 +165,8 @@ def _bezout_rational(P: LPoly, f: LPoly, a: list[int]) -> dict | None:
     """The Bézout evidence for x ↦ y^a when P′ and f have rational coefficients (no t): flint's exact xgcd over Q.
 
     s·p + r·q = 1 for p = y^{−low}·P(y^a), q = y^{−low}·f(y^a), so A = y^{−low_p}·s and B = y^{−low_q}·r (the kernel's check)."""
+    from math import lcm
+
     import flint
 
     def substituted(poly: LPoly) -> tuple["flint.fmpq_poly", int]:
@@ -189,9 +191,10 @@ def _bezout_rational(P: LPoly, f: LPoly, a: list[int]) -> dict | None:
     g, s, r = p.xgcd(q)
     if g.degree() != 0:
         return None
+    den = lcm(1, *(int(c.q) for c in s.coeffs() + r.coeffs()))  # integer A, B (the identity's constant becomes den)
     result = []
     for cofactor, low in ((s, low_p), (r, low_q)):
-        result.append(poly_json({(k - low, 0): Fraction(int(c.p), int(c.q)) for k, c in enumerate(cofactor.coeffs()) if c != 0}))
+        result.append(poly_json({(k - low, 0): Fraction(int(c.p) * den // int(c.q)) for k, c in enumerate(cofactor.coeffs()) if c != 0}))
     return {"substitution": a, "A": result[0], "B": result[1]}
 
 

@@ -65,12 +65,14 @@ def test_a_guard_firing_inside_the_searches_keeps_what_was_done(quick):
     from contextlib import contextmanager
 
     @contextmanager
-    def fires_at_once(seconds):
-        assert seconds > 0
+    def fires_at_once(budget):
+        entered.append(budget)
         raise DeadlineExceeded("certify's searches did not finish")
         yield  # pragma: no cover
 
+    entered: list[float] = []
     done = quick.certify(load_spec(TRIPLE), ["headfusion", "certify", TRIPLE], timeout=3600.0, guard=fires_at_once)
+    assert len(entered) == 1
     assert verify_certificate(json.loads(json.dumps(done.certificate))).ok
     assert done.certificate["summary"]["minimum"] is None
 

@@ -24,7 +24,8 @@ from headfusion.spec.model import Spec
 
 CERT_MAX_BOX_POINTS = 20_000  # default searches only where the box is small
 CONSTRUCT_SECONDS = 10.0  # certify's budget for the construction search (closed forms are always tried)
-MIN_QUESTION_SECONDS = 1.0  # a question (or a refutation) with less time left is not started
+MIN_QUESTION_SECONDS = 1.0  # a question with less time left before --timeout's stop is not started
+MIN_REFUTATION_SECONDS = 0.05  # a refutation with less of its question's time left is not started
 LONG_RUN_SECONDS = 60.0  # searches that may take this long are announced with their estimate first
 
 
@@ -99,7 +100,7 @@ def run_searches(
             return None
         began = time.monotonic()
         budget = timeout if stop is None else min(timeout, stop - began)  # one question: the solver, then the refutation
-        if budget < MIN_QUESTION_SECONDS:
+        if stop is not None and stop - began < MIN_QUESTION_SECONDS:  # --timeout, not --search-timeout, ends the walk
             note, timed_out = time_note(lower, upper, m), True
             return None
         if progress:
@@ -117,7 +118,7 @@ def run_searches(
                 progress(f"{where}: unsat; finding the refutation the kernel replays")
             question = question or kernel_question(form)
             left = budget - (time.monotonic() - began)  # what the solver left of this question's seconds
-            data["refutation"], why = find_refutation(question, m, left) if left >= MIN_QUESTION_SECONDS else (
+            data["refutation"], why = find_refutation(question, m, left) if left > MIN_REFUTATION_SECONDS else (
                 None, f"no time left for the exact refutation ({timeout:g} s per question, the solver's included)")
             if data["refutation"] is None:
                 note = f"m = {m}: {why}; the solver's unsat stays testimony"

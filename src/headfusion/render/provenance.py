@@ -9,6 +9,7 @@ proved and replayed.  A checked kind is printed with the identity behind it and 
 
 from __future__ import annotations
 
+from fractions import Fraction
 from math import prod
 
 from headfusion.kernel.statements import FOUND, NOTED
@@ -30,8 +31,6 @@ def product_atoms(model: dict, heads: list[int]) -> int | None:
     keysets = [{tuple(sorted((int(j), str(v)) for j, v in a["key"])) for a in model["heads"][h]["atoms"]} for h in heads]
     if prod(len(k) for k in keysets) > MAX_SUMSET:
         return None
-    from fractions import Fraction
-
     total: set[tuple] = {()}
     for keys in keysets:
         parsed = [{j: Fraction(v) for j, v in k} for k in keys]
@@ -40,6 +39,7 @@ def product_atoms(model: dict, heads: list[int]) -> int | None:
 
 
 def _add(a: dict, b: dict) -> dict:
+    """The sum of two sparse keys {j: v}."""
     for j, v in b.items():
         a[j] = a.get(j, 0) + v
     return {j: v for j, v in a.items() if v}

@@ -233,7 +233,8 @@ def certify(spec: Any, d: int | None = None, out: str | Path = "out", pdf: bool 
     `every_d=True`: the theorem for every d of a family F_d = c_d + Σ_j f(q_j) (`W`, `tanh-sum` or
     such a TOML spec; no `d`), as `certify --every-d`.  `name`: the output files are name.json,
     name.tex, ... (the certificate keeps its own slug).  `timeout`: seconds of wall clock for the
-    computation, as the CLI's (InputError past it, nothing written; enforced in the main thread).
+    computation, as the CLI's: the searches stop in time for the certificate of what is proved (the gap stated);
+    InputError only when not even the bounds are done in time (enforced in the main thread).
     """
     from headfusion.guards import deadline
     from headfusion.proof.certify import certify as run, certify_every_d
@@ -259,7 +260,8 @@ def certify(spec: Any, d: int | None = None, out: str | Path = "out", pdf: bool 
             else:
                 loaded = load_spec(text, d)
                 command = ["headfusion", "certify", text] + (["--d", str(d)] if d is not None else [])
-                result = run(loaded, command, search=search, search_timeout=search_timeout)
+                result = run(loaded, command, search=search, search_timeout=search_timeout, timeout=timeout,
+                             guard=lambda seconds: deadline(seconds, "certify's searches"))  # the time limit leaves a certificate
         written = write_certificate(result.certificate, out_dir, result.queries, pdf=pdf, name=name)
     files = {k: v for k, v in written.items() if k in ("json", "tex", "pdf")}
     return Certificate(files, result.certificate, {k: v for k, v in written.items() if k not in files})

@@ -8,15 +8,13 @@ from __future__ import annotations
 import argparse
 from typing import Any, Callable
 
-from headfusion.spec.errors import InputError, ResourceLimit
+from headfusion.spec.errors import DeadlineExceeded, InputError
+
+__all__ = ["DeadlineExceeded", "Terminated", "checked", "deadline", "on_sigterm"]
 
 
 class Terminated(BaseException):
     """SIGTERM arrived: unwind (removing temporaries) and exit 143."""
-
-
-class DeadlineExceeded(ResourceLimit):
-    """The wall-clock guard of `deadline` fired: a command that answers "unknown" on a timeout catches this one."""
 
 
 def on_sigterm(signum: int, frame: object) -> None:
@@ -42,12 +40,14 @@ def deadline(seconds: float, what: str, hint: str = "a smaller input or d, --no-
 
     The SIGALRM handler raises; when the raise is swallowed (inside a `__del__` or a ctypes
     callback of z3) the timer re-arms every 0.1 s, and any exception that escapes after the
-    deadline fired is reported as the deadline.
+    deadline fired is reported as the deadline.  Guards nest: an inner guard never outlives the
+    outer one, and on leaving it the outer guard's handler and remaining time are restored.
     """
     import contextlib
     import signal
     import sys
     import threading
+    import time
 
     message = f"{what} did not finish within {seconds:g} s: use {hint}"
 
@@ -68,9 +68,10 @@ def deadline(seconds: float, what: str, hint: str = "a smaller input or d, --no-
                 hook(info)
 
         hook = sys.unraisablehook
+        outer, entered = signal.getitimer(signal.ITIMER_REAL)[0], time.monotonic()  # an enclosing guard's remaining time
         previous = signal.signal(signal.SIGALRM, expire)
         sys.unraisablehook = unraisable
-        signal.setitimer(signal.ITIMER_REAL, seconds)
+        signal.setitimer(signal.ITIMER_REAL, max(0.001, min(seconds, outer) if outer else seconds))
         try:
             yield
         except Exception as exc:
@@ -81,5 +82,7 @@ def deadline(seconds: float, what: str, hint: str = "a smaller input or d, --no-
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, previous)
             sys.unraisablehook = hook
+            if outer:  # the enclosing guard goes on with what is left of its time (fires at once when none is)
+                signal.setitimer(signal.ITIMER_REAL, max(0.001, outer - (time.monotonic() - entered)))
 
     return guard()

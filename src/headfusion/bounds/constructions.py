@@ -9,6 +9,8 @@ check replays (N_B·Q′_B = D_B·P′_B, positive weights, supp N_B ⊆ supp D_
 * **uniform** (§10): for heads whose keys lie on one line x^{kδ}, with lowest-terms denominator
   Q′(y) = R(y^h) (y = x^δ) dividing z^L − 1 (R(1) ≠ 0), D = 1 + y^h + … + y^{h(L−1)} is a multiple
   of Q′ with L terms; it is a head when supp(g·P′) ⊆ supp D.  For Σ σ(a_i q): L = 2·lcm(a_i)/h;
+* **interval** (Lemma IH, bounds/intervals.py): for a block in one variable, D = g·Q′ with positive
+  coefficients at every exponent of [0, deg D], the least such found by an LP in g of growing degree;
 * **blocks**: partition the heads (heads with proportional denominators merged first: equal keys
   merge, L1); each part's head is uniform, reduced or its heads' own; the product of the parts'
   heads is a head of the sum (N = Σ_G N_G Π_{G′≠G} D_G′), of size |Σ_G supp D_G| (a sumset: no
@@ -29,8 +31,9 @@ import flint
 
 from headfusion.algebra.expform import Block, ExpForm, x_support
 from headfusion.algebra.laurent import LPoly, product
+from headfusion.bounds.intervals import interval_head
 
-KINDS = ("product", "reduced", "uniform", "blocks", "search")  # how a head was found, in increasing cleverness
+KINDS = ("product", "reduced", "uniform", "interval", "blocks", "search")  # how a head was found, in increasing cleverness
 MAX_PARTITIONED = 6  # heads of one direction whose every partition is tried (Bell(6) = 203); beyond, coarse choices only
 MAX_UNIFORM = 4096  # the longest uniform support tried (L terms)
 
@@ -292,7 +295,7 @@ def with_head(form: ExpForm, index: int, kind: str, N: LPoly, D: LPoly) -> ExpFo
 
 
 def closed_forms(form: ExpForm) -> ExpForm:
-    """F's form with each block carrying its best closed-form head (product, reduced, uniform or blocks)."""
+    """F's form with each block carrying its best closed-form head (product, reduced, uniform, blocks or interval)."""
     done: dict[int, tuple | None] = {}
     blocks = []
     for block in form.blocks:
@@ -300,6 +303,10 @@ def closed_forms(form: ExpForm) -> ExpForm:
         if key not in done:
             scales = tuple(form.model.scales[h] for h in block.head_indices)
             done[key] = block_construction(block, scales)
+            size = block.head_size if done[key] is None else len(x_support(done[key][2]))
+            interval = interval_head(block, size)  # Lemma IH: only strictly smaller heads are returned
+            if interval is not None:
+                done[key] = ("interval", *interval)
         found = done[key]
         blocks.append(block if found is None else replace(block, construction=found[1:], construction_kind=found[0]))
     return ExpForm(form.model, form.t_scale, form.base, tuple(blocks))

@@ -34,8 +34,10 @@ def _certified(args: argparse.Namespace, command: list[str], progress: Progress)
         return certify_every_pair(args.spec, [n.strip() for n in args.every.split(",")], command)
     if not args.every_d:
         spec = load_spec(args.spec, args.d)
+        searches = lambda seconds: deadline(seconds, "certify's searches")  # noqa: E731 - nested in the command's own guard
         return certify(spec, command, search=not args.no_search, search_timeout=args.search_timeout,
-                       progress=progress, timings=args.timings, refutations=refutations)
+                       progress=progress, timings=args.timings, refutations=refutations, timeout=args.timeout, guard=searches,
+                       announce=progress.say)
     if args.d is not None:
         raise UsageError("--every-d states the theorem for every d: leave out --d")
     return certify_every_d(args.spec, command)

@@ -61,8 +61,8 @@ def build_parser() -> argparse.ArgumentParser:
     certify_.add_argument("--every", default=None, metavar="A,B",
                           help="the theorem for every pair of positive integers A ≠ B of an expression with parameters "
                                "(sigmoid(a*q1) + sigmoid(b*q1): Theorem P)")
-    certify_.add_argument("--timeout", type=checked(lambda v: options.timeout(v, "--timeout", True)), default=3600.0, metavar="S", help="wall-clock limit for the whole computation in seconds")
-    certify_.add_argument("--search-timeout", type=checked(lambda v: options.timeout(v, "--search-timeout", True)), default=60.0, metavar="S", help="seconds per solver question")
+    certify_.add_argument("--timeout", type=checked(lambda v: options.timeout(v, "--timeout", True)), default=3600.0, metavar="S", help="wall-clock limit for the whole computation in seconds: the searches stop in time to write the certificate of what is proved (the gap stated, answer unknown)")
+    certify_.add_argument("--search-timeout", type=checked(lambda v: options.timeout(v, "--search-timeout", True)), default=60.0, metavar="S", help="seconds per question: the solver and the refutation of its unsat together")
     certify_.add_argument("--refutation", action="append", metavar="FILE",
                           help="a refutation found by `search SPEC --atoms M --refute --json > FILE` (e.g. on a cluster); "
                                "replayed by the kernel, it replaces the solver at that M (repeatable)")
@@ -92,7 +92,7 @@ def build_parser() -> argparse.ArgumentParser:
                        "isomorphism: its tournament function Σ σ(q_i − q_j); no spec or ranges")
     atlas.add_argument("--out", default=None, help="output folder (default: out/atlas_<spec>); a rerun into it skips done points")
     atlas.add_argument("--search-timeout", type=checked(lambda v: options.timeout(v, "--search-timeout", True)), default=60.0,
-                       metavar="S", help="seconds per solver question of a point")
+                       metavar="S", help="seconds per question of a point: the solver and the refutation of its unsat together")
     atlas.add_argument("--point-timeout", type=checked(lambda v: options.timeout(v, "--point-timeout", True)), default=600.0,
                        metavar="S", help="seconds per point without Dask (a point past it is reported and tried again next run)")
     atlas.add_argument("--scheduler", default=None, metavar="ADDRESS", help="one Dask task per point: tcp://HOST:8786 (an existing "

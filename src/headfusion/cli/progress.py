@@ -73,6 +73,17 @@ class Progress:
                 return
             self._log_if_due()
 
+    def say(self, text: str) -> None:
+        """One line on stderr now, whatever the throttle (an estimate of the work before a long run)."""
+        if self.quiet:
+            return
+        with self._lock:
+            if self.bar is not None:
+                self.bar.write(f"headfusion: {self.desc}: {text}", file=sys.stderr)
+            else:
+                sys.stderr.write(f"headfusion: {self.desc}: {text}\n")
+                sys.stderr.flush()
+
     def _log_if_due(self) -> None:
         """Off a terminal: the log line, once the job has run LOG_AFTER s and LOG_EVERY s after the last one."""
         now = time.monotonic()

@@ -148,12 +148,13 @@ def check_construction(model: Model, ev: dict, facts: Facts) -> Result:
         groups = x_groups(D)
         require(all(t_sign(c, exp["scale"]) == 1 for c in groups.values()), f"shape {i}: a weight is not positive")
         require(set(x_groups(N)) <= set(groups), f"shape {i}: supp N is not inside supp D")
-        how = item.get("found", "product")  # how the head was found (DESIGN §10): provenance, but "uniform" is checked
-        require(how in say.FOUND, f"shape {i}: unknown construction kind")
-        if how == "uniform":  # equal weights on consecutive points of one lattice line
+        how = item.get("found", "product")  # how the head was found (DESIGN §10): stated only when checked (say.FOUND)
+        require(how in say.FOUND or how in say.NOTED, f"shape {i}: unknown construction kind")
+        if how in ("uniform", "interval"):  # D_B = g·Q′_B on every point of an interval of one lattice line (Lemma IH)
             points = sorted(groups)
             steps = {tuple(b - a for a, b in zip(u, v)) for u, v in zip(points, points[1:])}
-            require(len(steps) == 1 and len({tuple(sorted(c.items())) for c in groups.values()}) == 1, f"shape {i}: not a uniform head")
+            require(len(steps) == 1 and divide(D, Qr) is not None, f"shape {i}: not an {how} head (D_B = g*Q'_B, no gap on a line)")
+            require(how == "interval" or len({tuple(sorted(c.items())) for c in groups.values()}) == 1, f"shape {i}: not a uniform head")
         found.add(how)
         sizes.append(len(groups))
     atoms = prod(sizes[s] for s in exp["blocks"])

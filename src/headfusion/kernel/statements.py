@@ -83,8 +83,8 @@ def coprime(shapes: int, binomials: int, bezout: int) -> str:
             rf"{f' ({how})' if how else ''}, so $F=P'/Q'$ is in lowest terms.")
 
 
-FOUND = {"product": "", "reduced": "", "uniform": "a uniform head", "blocks": "a product of heads of parts of the block",
-         "search": "the construction search, solved again exactly"}  # how a block head was found (DESIGN §10)
+FOUND = {"product": "", "reduced": "", "uniform": "a uniform head", "interval": "an interval head"}  # how a block head was found, checked
+NOTED = ("blocks", "search")  # provenance the producer notes (DESIGN §10) and the kernel does not check: never stated here
 
 
 def construction(atoms: int, blocks: int, found: set[str] = frozenset()) -> str:

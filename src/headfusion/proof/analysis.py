@@ -29,6 +29,7 @@ CONSTRUCT_SECONDS = 6.0  # analyze's budget for the construction search (only wh
 CONSTRUCT_POINTS = 50  # ... and its size limit: MIPs of at most this many points (larger boxes are certify's)
 CONSTRUCTION_NAMES = {"product": "fused head (naive product for some blocks)", "reduced": "reduced fused head (P', Q')",
                       "uniform": "uniform head (keys 0..L-1 on a line, D = g*Q')",
+                      "interval": "interval head (Lemma IH: D = g*Q' positive on every key 0..deg D of a line)",
                       "blocks": "product of block heads (a partition of the heads)",
                       "search": "construction search (a MIP over the cofactor g, solved again exactly)"}
 MAX_FORM_TERMS_SHOWN = 64

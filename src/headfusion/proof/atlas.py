@@ -193,15 +193,19 @@ def recheck_row(atlas: AtlasSpec, values: dict[str, int], saved: object, cert: o
 
 
 def construction_kind(cert: dict) -> str:
-    """How the certificate's head was found (DESIGN §10): search, blocks, uniform, reduced or product."""
+    """How the certificate's head was found (DESIGN §10): uniform, interval, reduced or product as the kernel checks them;
+    blocks or search marked as the producer's unchecked note."""
+    from headfusion.bounds.constructions import KINDS
+    from headfusion.kernel.statements import NOTED
+
     claims = {c["id"]: c for c in cert["claims"]}
     heads = claims["upper"]["evidence"]["heads"]
     if any(cid.startswith("search:") and "head" in c["evidence"] for cid, c in claims.items()):
         return "search (z3)"
-    order = ["product", "reduced", "uniform", "blocks", "search"]  # the kernel's labels of how a head was found
-    found = [h.get("found") for h in heads if h.get("found") in order]
+    found = [h.get("found") for h in heads if h.get("found") in KINDS]  # the labels of how a head was found
     if found:
-        return max(found, key=order.index)
+        kind = max(found, key=KINDS.index)
+        return f"{kind} (unchecked note)" if kind in NOTED else kind
     shapes = claims["exp-form"]["evidence"]["shapes"]
     return "reduced" if all(h["N"] == s["P"] and h["D"] == s["Q"] for h, s in zip(heads, shapes)) else "product"
 

@@ -10,8 +10,8 @@ or the box size stops the search; an unsat answer becomes a refutation the kerne
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import Callable
+from dataclasses import dataclass, field, replace
+from typing import Callable, ContextManager
 
 from headfusion.algebra.expform import ExpForm
 from headfusion.bounds.engine import FunctionBounds, function_bounds, newton_only
@@ -19,11 +19,14 @@ from headfusion.bounds.lines import LineBound
 from headfusion.proof.claims import build_certificate
 from headfusion.proof.analysis import CONSTRUCT_POINTS
 from headfusion.solving.construct import MAX_MIP_POINTS, best_construction
-from headfusion.spec.errors import InputError
+from headfusion.spec.errors import DeadlineExceeded, InputError
 from headfusion.spec.model import Spec
 
 CERT_MAX_BOX_POINTS = 20_000  # default searches only where the box is small
 CONSTRUCT_SECONDS = 10.0  # certify's budget for the construction search (closed forms are always tried)
+MIN_QUESTION_SECONDS = 1.0  # a question with less time left before --timeout's stop is not started
+MIN_REFUTATION_SECONDS = 0.05  # a refutation with less of its question's time left is not started
+LONG_RUN_SECONDS = 60.0  # searches that may take this long are announced with their estimate first
 
 
 @dataclass(frozen=True)
@@ -34,6 +37,14 @@ class Certified:
     queries: dict[str, str]  # file name → SMT-LIB text
 
 
+@dataclass
+class SearchLog:
+    """What the searches found so far (filled in place, so that a deadline keeps what was done)."""
+
+    results: list[dict] = field(default_factory=list)
+    queries: dict[str, str] = field(default_factory=dict)
+
+
 def run_searches(
     spec: Spec,
     form: ExpForm,
@@ -42,12 +53,20 @@ def run_searches(
     progress: Callable[[str], None] | None = None,
     timings: bool = False,
     supplied: dict[int, dict] | None = None,
+    stop: float | None = None,
+    log: SearchLog | None = None,
+    announce: Callable[[str], None] | None = None,
 ) -> tuple[list[dict], dict[str, str], str | None]:
     """Searches for the certificate, given F's form and proved lower bound: (result JSONs, query files, note).
 
+    `timeout` bounds one question: the solver and the refutation of its unsat together.  `stop` (time.monotonic())
+    ends the walk: no question starts, or runs, past it.  `log` receives the results as they come; `announce` hears the
+    estimate of the work before a run of LONG_RUN_SECONDS or more.
     `supplied` maps m to a refutation found elsewhere (`search --refute`, on a cluster); it
     replaces the search at that m once the kernel has replayed it (InputError otherwise).
     """
+    import time
+
     from headfusion.solving.solver import search
     from headfusion.solving.smtlib import Options
 
@@ -56,12 +75,13 @@ def run_searches(
     if not form.is_rational:  # a note only when a search was wanted: the bounds do not meet
         return [], {}, ("search not applicable: transcendental weights exp(b) cannot be expressed in linear real arithmetic"
                         if steps else None)
-    results: list[dict] = []
-    queries: dict[str, str] = {}
+    log = log if log is not None else SearchLog()
+    results, queries = log.results, log.queries
     note = None
     options = Options()
     supplied = supplied or {}
     question = None  # (P′, Q′, V) as the kernel checks them: computed once, for the first refutation
+    timed_out = False  # `stop` came: the walk ends with the gap stated
     if set(supplied) - set(steps):
         asked = ", ".join(map(str, steps)) or "none"
         raise InputError(f"a refutation was supplied for m = {min(set(supplied) - set(steps))}; "
@@ -70,17 +90,22 @@ def run_searches(
         steps = [m for m in steps if m >= max(supplied)]
 
     def attempt(m: int, where: str) -> dict | None:
-        """The search at m as result JSON (with its refutation when unsat), or None when the box is too large."""
-        nonlocal question, note
+        """The search at m as result JSON (with its refutation when unsat), or None when the box is too large or no time is left."""
+        nonlocal question, note, timed_out
         points = box_points(form, m)
         if points > CERT_MAX_BOX_POINTS:
             size = f"{points:,}" if points < 10**12 else "more than 10^12"
             note = (f"search for m = {m if m < 10**6 else 'lower bound - 1'} skipped: its key range (Lemma L3) has {size} points "
                     f"(limit {CERT_MAX_BOX_POINTS:,} in certify)")
             return None
+        began = time.monotonic()
+        budget = timeout if stop is None else min(timeout, stop - began)  # one question: the solver, then the refutation
+        if stop is not None and stop - began < MIN_QUESTION_SECONDS:  # --timeout, not --search-timeout, ends the walk
+            note, timed_out = time_note(lower, upper, m), True
+            return None
         if progress:
-            progress(f"{where}: box {points} points, at most {timeout:g} s")
-        result = search(form, m, timeout=timeout, options=options)
+            progress(f"{where}: box {points} points, at most {budget:.0f} s")
+        result = search(form, m, timeout=budget, options=options)
         data = result.to_json()
         if not timings:
             data.pop("seconds", None)  # keeps certificates byte-identical across runs
@@ -92,10 +117,18 @@ def run_searches(
             if progress:
                 progress(f"{where}: unsat; finding the refutation the kernel replays")
             question = question or kernel_question(form)
-            data["refutation"], why = find_refutation(question, m, timeout)
+            left = budget - (time.monotonic() - began)  # what the solver left of this question's seconds
+            data["refutation"], why = find_refutation(question, m, left) if left > MIN_REFUTATION_SECONDS else (
+                None, f"no time left for the exact refutation ({timeout:g} s per question, the solver's included)")
             if data["refutation"] is None:
                 note = f"m = {m}: {why}; the solver's unsat stays testimony"
         return data
+
+    total = len(steps) * timeout
+    if announce and not supplied and total >= LONG_RUN_SECONDS:  # the work ahead, said before a long run starts
+        ends = "" if stop is None or stop - time.monotonic() >= total else f"; --timeout ends them after {max(0, stop - time.monotonic()):.0f} s"
+        announce(f"searches: up to {len(steps)} questions (m = {lower}..{upper - 1}), each at most {timeout:g} s "
+                 f"(the solver and the refutation of its unsat together): up to {total:g} s{ends}")
 
     if len(steps) > 1 and not supplied:  # the construction first: a refutation just below it decides m* at once
         top = steps[-1]
@@ -106,6 +139,8 @@ def run_searches(
             results.append(data)  # a smaller head: the walk from below continues under it
         else:
             queries.pop(str((data or {}).get("smt2_file")), None)
+        if timed_out:
+            return results, queries, note
         steps, note = steps[:-1], None
     for i, m in enumerate(steps, 1):
         where = f"search m = {m} ({i} of at most {len(steps)})"
@@ -127,6 +162,13 @@ def run_searches(
         if data["status"] != "unsat":
             break
     return results, queries, note
+
+
+def time_note(lower: int, upper: int, m: int | None = None) -> str:
+    """The note of a certify whose time limit ended the searches: what stays open (the gap), said as a gap."""
+    where = f" at m = {m}" if m is not None else ""
+    return (f"time limit: the searches between the bounds stopped{where} (--timeout); m* is unknown in the gap "
+            f"{lower} <= m* <= {upper}, and this certificate proves only the bounds")
 
 
 def kernel_question(form: ExpForm) -> tuple[dict, dict, int]:
@@ -241,29 +283,63 @@ def certify(
     timings: bool = False,
     refutations: dict[int, dict] | None = None,
     lemmas: bool = True,
+    timeout: float | None = None,
+    guard: Callable[[float], ContextManager] | None = None,
+    announce: Callable[[str], None] | None = None,
 ) -> Certified:
     """Build the certificate for a spec (running the default searches unless disabled).
 
     `refutations`: m → a refutation found elsewhere, used at m instead of the solver.
     `lemmas=False` leaves out every lemma but L5 (the search starts at the Newton bound): the baseline
     of `benchmarks/bench_structure.py` and `bench_composition.py`.
+    `timeout`: seconds for the whole computation.  The searches stop `reserve(timeout)` seconds before it (cooperatively, and
+    by `guard(seconds)`, a wall-clock guard raising DeadlineExceeded, when given), and the certificate of what is proved —
+    the lemma bounds, the construction, the searches done — is built in the time kept: the gap stated, m* unknown.
     """
+    import time
+    from contextlib import nullcontext
+
+    from headfusion.proof.evidence import coprimality_evidence
+
+    stop = None if timeout is None else time.monotonic() + timeout - reserve(timeout)
+
+    def left(cap: float) -> float:
+        """A phase's seconds: its own cap, within what is left before the searches must stop."""
+        return cap if stop is None else max(0.0, min(cap, stop - time.monotonic()))
+
     bounds = function_bounds(spec.model) if lemmas else newton_only(spec.model)
+    # the lowest-terms evidence every certificate carries, before any construction or search (memoised): a Bezout
+    # identity beyond the cost model is refused here, up front, and one within it is not computed again later
+    coprimality_evidence(bounds.form)
     if progress:
         progress("constructions: closed forms, then the construction search")
     # the best construction is the upper bound every search starts below (closed forms, then the MIP) ...
-    bounds = replace(bounds, form=best_construction(bounds.form, bounds.best[0], seconds=min(CONSTRUCT_SECONDS, search_timeout),
+    bounds = replace(bounds, form=best_construction(bounds.form, bounds.best[0], seconds=left(min(CONSTRUCT_SECONDS, search_timeout)),
                                                     progress=progress, max_points=MAX_MIP_POINTS if search else CONSTRUCT_POINTS))
-    # ... then Lemma R asks a line for m = upper − 1 of that construction (a 1-D tree), and F's own search asks it next
-    if search and lemmas and not refutations:  # a supplied refutation asks for its own m: the searches stay as asked
-        bounds = line_route(bounds, search_timeout, progress)
-    results: list[dict] = []
-    queries: dict[str, str] = {}
-    note = "search not run (--no-search)"
-    if search:
-        results, queries, note = run_searches(spec, bounds.form, bounds.best[0], search_timeout, progress, timings, refutations)
+    log, note = SearchLog(), "search not run (--no-search)"
+    results, queries = log.results, log.queries
+    seconds = None if stop is None else stop - time.monotonic()
+    try:
+        with guard(max(0.001, seconds)) if guard is not None and seconds is not None else nullcontext():
+            if seconds is not None and seconds < MIN_QUESTION_SECONDS and search and bounds.best[0] < bounds.form.upper_bound:
+                raise DeadlineExceeded("no time left for the searches")
+            # ... then Lemma R asks a line for m = upper − 1 of that construction (a 1-D tree), and F's own search asks it next
+            if search and lemmas and not refutations:  # a supplied refutation asks for its own m: the searches stay as asked
+                bounds = line_route(bounds, left(search_timeout), progress)
+            if search:
+                results, queries, note = run_searches(spec, bounds.form, bounds.best[0], search_timeout, progress, timings, refutations,
+                                                       stop=stop, log=log, announce=announce)
+    except DeadlineExceeded:  # the time limit: the certificate of what is proved, the gap stated
+        note, results, queries = time_note(bounds.best[0], bounds.form.upper_bound), log.results, log.queries
+        if progress:
+            progress("time limit: writing the certificate of what is proved (the bounds and the searches done)")
     certificate = build_certificate(spec, command, results, [note] if note else [], bounds=bounds)
     return Certified(certificate, queries)
+
+
+def reserve(timeout: float) -> float:
+    """Seconds of `--timeout` kept for building the certificate after the searches (evidence, claims): a quarter, 2 to 30 s."""
+    return min(30.0, max(2.0, timeout / 4))
 
 
 LINE_TRIES = 3  # lines whose f_u keeps F's upper bound, each asked for one tree

@@ -6,6 +6,7 @@ in block lattice coordinates with the t-exponent last, keys sparse and 1-based.
 
 from __future__ import annotations
 
+from copy import deepcopy
 from fractions import Fraction
 from typing import Any
 
@@ -90,7 +91,21 @@ def _is_kernel_binomial(f: LPoly) -> bool:
 BEZOUT_TRIES = 12  # substitutions tried before certify gives up on a factor
 
 
+_BEZOUT_MEMO: dict[tuple[LPoly, LPoly], dict] = {}  # certify asks for a form's evidence several times (claims, refutations)
+MAX_BEZOUT_MEMO = 256
+
+
 def bezout(P: LPoly, f: LPoly) -> dict:
+    """A, B with A·P(y^a) + B·f(y^a) a nonzero monomial (memoised), a separating f's exponent differences (Lemma LC)."""
+    key = (P, f)
+    if key not in _BEZOUT_MEMO:
+        if len(_BEZOUT_MEMO) >= MAX_BEZOUT_MEMO:
+            _BEZOUT_MEMO.clear()
+        _BEZOUT_MEMO[key] = _bezout(P, f)
+    return deepcopy(_BEZOUT_MEMO[key])  # a certificate may be changed by its reader: the memo stays as computed
+
+
+def _bezout(P: LPoly, f: LPoly) -> dict:
     """A, B with A·P(y^a) + B·f(y^a) a nonzero monomial, a separating f's exponent differences (Lemma LC).
 
     A substitution can merge terms so that P(y^a) and f(y^a) share a factor although P and f
@@ -123,6 +138,8 @@ def _bezout_at(P: LPoly, f: LPoly, a: list[int]) -> dict | None:
         expr = sum(sympy.Rational(c.numerator, c.denominator) * y ** (k - ly) * t ** (s - lt) for (k, s), c in terms.items())
         return expr, ly, lt
 
+    if not any(e[-1] for e in P.terms) and not any(e[-1] for e in f.terms):  # rational coefficients: flint's xgcd, fast
+        return _bezout_rational(P, f, a)
     p, py, pt = substituted(P)
     q, qy, qt = substituted(f)
     if sympy.degree(p, y) > MAX_BEZOUT_DEGREE:  # an exact gcdex this large takes minutes
@@ -142,6 +159,43 @@ def _bezout_at(P: LPoly, f: LPoly, a: list[int]) -> dict | None:
         scaled = sympy.expand(sympy.cancel(expr * den))
         terms = sympy.Poly(scaled, y, t).terms() if scaled != 0 else []
         result.append(poly_json({(k - sy, s - st): Fraction(int(c.p), int(c.q)) for (k, s), c in terms}))
+    return {"substitution": a, "A": result[0], "B": result[1]}
+
+
+def _bezout_rational(P: LPoly, f: LPoly, a: list[int]) -> dict | None:
+    """The Bézout evidence for x ↦ y^a when P′ and f have rational coefficients (no t): flint's exact xgcd over Q.
+
+    s·p + r·q = 1 for p = y^{−low}·P(y^a), q = y^{−low}·f(y^a), so A = y^{−low_p}·s and B = y^{−low_q}·r (the kernel's check)."""
+    from math import lcm
+
+    import flint
+
+    def substituted(poly: LPoly) -> tuple["flint.fmpq_poly", int]:
+        terms: dict[int, Fraction] = {}
+        for e, c in poly.terms.items():  # distinct x-exponents may meet at one power of y: add
+            k = sum(x * w for x, w in zip(e[:-1], a))
+            terms[k] = terms.get(k, Fraction(0)) + c
+        low = min(terms)
+        if max(terms) - low > MAX_BEZOUT_DEGREE:  # as below: the cost model's limit, named
+            raise ResourceLimit(f"the coprimality evidence needs a Bezout identity of degree {max(terms) - low} "
+                                f"(limit {MAX_BEZOUT_DEGREE}); analyze answers this function, certify cannot yet")
+        dense = [flint.fmpq(0)] * (max(terms) - low + 1)
+        for k, c in terms.items():
+            dense[k - low] += flint.fmpq(c.numerator, c.denominator)
+        return flint.fmpq_poly(dense), low
+
+    (p, low_p), (q, low_q) = substituted(P), substituted(f)
+    work = (p.degree() + 1) * (q.degree() + 1)
+    if work > MAX_TERMS:  # the kernel would refuse to multiply A·P'(y^a): say so now, not after the solve
+        raise ResourceLimit(f"the coprimality evidence for a factor of degree {q.degree()} needs {work} term pairs; "
+                            f"the verification limit is {MAX_TERMS}")
+    g, s, r = p.xgcd(q)
+    if g.degree() != 0:
+        return None
+    den = lcm(1, *(int(c.q) for c in s.coeffs() + r.coeffs()))  # integer A, B (the identity's constant becomes den)
+    result = []
+    for cofactor, low in ((s, low_p), (r, low_q)):
+        result.append(poly_json({(k - low, 0): Fraction(int(c.p) * den // int(c.q)) for k, c in enumerate(cofactor.coeffs()) if c != 0}))
     return {"substitution": a, "A": result[0], "B": result[1]}
 
 

@@ -296,7 +296,7 @@ def build_context(cert: dict, file_stem: str | None = None) -> dict:
         "heads": heads_context(cert),
         "exp": exp_form_context(cert, claims),
         "transcendental": int(claims.get("exp-form", {}).get("evidence", {}).get("t_scale", 1)) > 1,
-        "construction": construction_context(claims),
+        "construction": construction_context(claims, cert.get("model")),
         "faces": faces_context(cert, claims),
         "theorem_k": theorem_k_context(cert, claims),
         "line": line_context(cert, claims),

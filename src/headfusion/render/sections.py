@@ -21,6 +21,7 @@ from headfusion.kernel.statements import FOUND
 from headfusion.render.chromatic import block_edges, graph_chromatic_tex, local_graph
 from headfusion.render.notation import formula_tex
 from headfusion.render.orders import is_order_witness
+from headfusion.render.provenance import product_atoms, provenance
 from headfusion.render.tex import (
     as_fraction,
     coef_prefix,
@@ -434,8 +435,8 @@ def _value_tex(num: list[tuple[int, Fraction]], den: list[tuple[int, Fraction]],
     return rf"\frac{{{tex_t_coef(num, t_scale)}}}{{{tex_t_coef(den, t_scale)}}}"
 
 
-def construction_context(claims: dict[str, dict]) -> dict | None:
-    """The construction behind the upper bound (claim `upper`): the block head N_B/D_B of each shape."""
+def construction_context(claims: dict[str, dict], model: dict | None = None) -> dict | None:
+    """The construction behind the upper bound (claim `upper`): the block head N_B/D_B of each shape, with how it was found."""
     claim = claims.get("upper")
     exp = claims.get("exp-form", {}).get("evidence", {})
     if claim is None or not exp:
@@ -444,7 +445,7 @@ def construction_context(claims: dict[str, dict]) -> dict | None:
     blocks = exp.get("blocks", [])
     heads = []
     for s, (head, shape) in enumerate(zip(claim["evidence"]["heads"][:MAX_SHAPES_SHOWN], exp["shapes"])):
-        rep = next((b for b in blocks if int(b["shape"]) == s), {"variables": []})
+        rep = next((b for b in blocks if int(b["shape"]) == s), {"variables": [], "heads": []})
         D, N = _x_groups(head["D"]), _x_groups(head["N"])
         rows = [
             {
@@ -457,6 +458,7 @@ def construction_context(claims: dict[str, dict]) -> dict | None:
         ]
         found = head.get("found")
         cofactor = None
+        shown = provenance(found, list(D), product_atoms(model, rep["heads"]) if model and found in FOUND else None)
         if found:  # D_B = Q′_B·g: one line instead of a table (the kernel checked N_B·Q′_B = D_B·P′_B, so g exists)
             nvars = len(head["D"][0][0]) if head["D"] else 1
             g = divide(poly_from_json(head["D"], nvars), poly_from_json(shape["Q"], nvars))
@@ -464,7 +466,7 @@ def construction_context(claims: dict[str, dict]) -> dict | None:
         heads.append(
             {
                 "index": s + 1,
-                "found": FOUND.get(found or "", ""),
+                **shown,
                 "cofactor": cofactor,
                 "atoms": tex_int(len(D)),
                 "lowest": head["N"] == shape["P"] and head["D"] == shape["Q"],

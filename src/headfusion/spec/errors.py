@@ -32,3 +32,8 @@ class ResourceLimit(InputError):
 
     The message names the limit and the way around it (a smaller d, --no-atoms-list, --timeout).
     """
+
+
+class DeadlineExceeded(ResourceLimit):
+    """A wall-clock guard (`headfusion.guards.deadline`) fired: a command that answers "unknown" on a timeout catches this one."""
+

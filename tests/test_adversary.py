@@ -33,7 +33,7 @@ from headfusion.solving.bounded import run_bounded
 from headfusion.spec.display import function_text, printable
 from headfusion.spec.load import load_spec
 
-from .conftest import HANG_GUARD
+from .conftest import HANG_GUARD, without_grid_lemmas
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -80,8 +80,8 @@ def w1() -> dict:
 
 @pytest.fixture(scope="module")
 def k4() -> dict:
-    """K_4 by LD (Theorem K switched off in the engine): the face-table refusals need its lower:faces."""
-    with mock.patch("headfusion.bounds.engine.theorem_k_bound", lambda form: None):
+    """K_4 by LD (Theorem K and the grid lemmas switched off in the engine): the face-table refusals need its lower:faces."""
+    with mock.patch("headfusion.bounds.engine.theorem_k_bound", lambda form: None), without_grid_lemmas():
         return certificate("proofs/tournament_complete.toml", 4)
 
 

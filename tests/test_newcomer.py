@@ -463,7 +463,7 @@ def test_the_preflight_refuses_a_worker_with_other_sources(monkeypatch):
 
 
 @pytest.mark.parametrize("argv", [
-    ("proofs/tournament_complete.toml", "-d", "4", "--atoms", "32"),  # K_4 at its proved bound 32 (Theorem K): a box beyond the limit
+    ("proofs/tournament_complete.toml", "-d", "4", "--atoms", "35"),  # K_4 at its proved bound 35 (Theorem K35): a box beyond the limit
     ("proofs/tournament_cycle.toml", "-d", "5", "--atoms", "31"),  # C_5 at m* = 31: millions
     ("W", "-d", "12", "--atoms", "4096"),  # W_12 at m* = 2^12: a 44-digit box
 ])
@@ -534,7 +534,7 @@ def test_every_command_names_its_answer_kind(capsys, monkeypatch, tmp_path):
 def test_certify_says_when_it_skipped_a_search(capsys, tmp_path):
     code, out, err = run_cli(capsys, "certify", str(ROOT / "proofs" / "tournament_complete.toml"), "-d", "4",
                              "--no-pdf", "--out", str(tmp_path))
-    assert code == 0 and "note: search for m = 32 skipped: its key range (Lemma L3) has" in out, out
+    assert code == 0 and "note: search for m = 35 skipped: its key range (Lemma L3) has" in out, out
 
 
 @pytest.mark.parametrize("argv,words", [

@@ -11,7 +11,8 @@ lower:hexagon  LH      binomials f_k = φ_k x^(u_k) + ψ_k x^(u_k+δ_k), k = 1..
 lower:slices   LS      Q′_B = unit·A·B, supp A on one level of an integer functional ω, a rational point x′ > 0,
                        and B(x′ ⊙ s^ω) ≠ 0 divisible by Π_i (s + ρ_i)^(k_i), distinct ρ_i > 0: μ_B ≥ (Σ k_i + 1)·μ(A),
                        μ(A) from its own entry — vertices (L5 witnesses on supp A), hexagon (LH), slices (nested).
-Both state m*(F) ≥ Π_B max(V_B, μ_B) (LM with L5 on the other blocks).
+lower:grid     W14/K35 every entry a grid or a hexagon: the pattern's vertex monomials and exact division (kernel.grids).
+Grid entries may also stand inside LS, V3 and V2 entries.  All state m*(F) ≥ Π_B max(V_B, μ_B) (LM with L5 on the other blocks).
 """
 
 from __future__ import annotations
@@ -91,7 +92,7 @@ def slices(R: Poly, item: dict, rank: int, used: set, depth: int) -> int:
 
 
 def mu(R: Poly, item: object, rank: int, used: set, depth: int = 0) -> int:
-    """A lower bound for μ(R) from its entry: vertices (L5), hexagon (LH), slices (LS), three slices (V3) or 2-adic classes (V2);
+    """A lower bound for μ(R) from its entry: vertices (L5), hexagon (LH), slices (LS), three slices (V3), 2-adic classes (V2) or a grid;
     `used` collects the methods."""
     require(isinstance(item, dict) and item.get("method") in FIELDS and set(item) == FIELDS[item["method"]],
             "a multiple bound needs a method (vertices, hexagon, slices, three-slices, two-adic, grid) and exactly its fields")

@@ -144,7 +144,7 @@ LOWER_BY = {  # claim id -> where the lower bound comes from, in words
     "lower:two-adic": r"the 2-adic bound (Lemmas~\ref{lem:V2} and~\ref{lem:LM}, Section~\ref{sec:twoadic})",
     "lower:line": r"the restriction to a line (Lemma~\ref{lem:R}, Section~\ref{sec:line})",
     "lower:pairs": r"Theorem P for every pair (Lemma~\ref{lem:TP})",
-    "lower:theorem-k": r"Theorem K (Lemma~\ref{lem:K}, Section~\ref{sec:theorem-k})",
+    "lower:theorem-k": r"the four-vertex tournament bound (Lemma~\ref{lem:K}, Section~\ref{sec:theorem-k})",
 }
 
 

@@ -194,7 +194,7 @@ def test_a_nested_three_slice_table_names_its_polynomials_and_writes_gamma_by_ro
     table = tex[tex.index(r"\label{tab:threeslices}"):]
     table = table[:table.index(r"\end{longtable}")]
     assert "smallmatrix" not in table and r"$\Gamma$ with the rows $(1,0,0,0)$, $(0,0,0,1)$, $(0,0,1,0)$" in table
-    assert r"its $Y$: the product of the binomials of the edges $25,34,35,45$ (14 terms)" in table  # Q′ / (f_1 f_2): edges 15, 12 removed
+    assert r"its $Y$: the product of the binomials of the edges $25,\ 34,\ 35,\ 45$ (14 terms)" in table  # Q′ / (f_1 f_2): edges 15, 12 removed
 
 
 def test_the_three_slice_claim_cites_lemma_ls(bowtie):

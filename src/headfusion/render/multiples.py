@@ -65,7 +65,7 @@ def edge_namer(exp: dict, coprime: dict | None, s: int) -> Namer:
                 rest, edges = quotient, edges + [label]
         if len(rest) != 1 or not edges:
             return None
-        return "the product of the binomials of the edges $" + ",".join(sorted(edges)) + "$"
+        return "the product of the binomials of the edges $" + ",\\ ".join(sorted(edges)) + "$"
     return name
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from headfusion.kernel.verify import verify_certificate as kernel_replay
 from headfusion.proof.statement import verify_certificate
-from tests.conftest import built
+from .conftest import built
 
 ROOT = Path(__file__).resolve().parents[1]
 KERNEL = ROOT / "src" / "headfusion" / "kernel"
@@ -56,7 +56,7 @@ def test_the_kernel_source_names_no_spec_module():
 # -- item 6: docs/kernel.md states the kernel's real size, its budget and every module -------------
 
 def test_docs_kernel_states_the_real_line_count_budget_and_modules():
-    from tests.test_architecture import KERNEL_BUDGET
+    from .test_architecture import KERNEL_BUDGET
 
     doc = (ROOT / "docs" / "kernel.md").read_text(encoding="utf-8")
     lines = sum(len(p.read_text(encoding="utf-8").splitlines()) for p in KERNEL.glob("*.py"))

@@ -10,7 +10,7 @@ import pytest
 
 from headfusion.kernel.verify import verify_certificate as kernel_replay
 from headfusion.proof.statement import verify_certificate
-from tests.conftest import built
+from .conftest import built
 
 ROOT = Path(__file__).resolve().parents[1]
 KERNEL = ROOT / "src" / "headfusion" / "kernel"
@@ -56,7 +56,7 @@ def test_the_kernel_source_names_no_spec_module():
 # -- item 6: docs/kernel.md states the kernel's real size, its budget and every module -------------
 
 def test_docs_kernel_states_the_real_line_count_budget_and_modules():
-    from tests.test_architecture import KERNEL_BUDGET
+    from .test_architecture import KERNEL_BUDGET
 
     doc = (ROOT / "docs" / "kernel.md").read_text(encoding="utf-8")
     lines = sum(len(p.read_text(encoding="utf-8").splitlines()) for p in KERNEL.glob("*.py"))
@@ -148,3 +148,126 @@ def test_the_line_section_prints_f_us_data_as_a_one_dimensional_certificate(line
     assert r"The box is $G=\{0,\dots,35\}$ with 36 unknowns" in section  # f_u's own box for m = 7
     assert re.search(r"The tree has \$[0-9,{}]+\$\s+nodes, \$[0-9,{}]+\$ of them splits", section)  # the leaf counts
     assert r"\emph{A Farkas leaf.}" in section and r"\emph{A count leaf.}" in section
+
+
+# -- item 4: presentation -------------------------------------------------------------------------------
+
+BOWTIE = "sigmoid(q1-q2) + sigmoid(q1-q5) + sigmoid(q2-q5) + sigmoid(q3-q4) + sigmoid(q3-q5) + sigmoid(q4-q5)"
+
+
+@pytest.fixture(scope="module")
+def bowtie() -> dict:
+    return built(BOWTIE)
+
+
+def _tex(cert: dict) -> str:
+    from headfusion.render.latex import render_latex
+
+    return render_latex(cert)
+
+
+def test_one_block_is_not_a_product_over_the_blocks(bowtie):
+    tex = _tex(bowtie)
+    assert len(claim_of(bowtie, "exp-form")["evidence"]["blocks"]) == 1
+    assert "over the blocks (Lemma" not in tex and "Over the blocks (Lemma" not in tex
+    assert r"By Lemma~\ref{lem:LM} $m^*(F)\ge 49$." in tex
+
+
+def test_a_table_never_ends_in_one_more_row(monkeypatch):
+    from headfusion.render import sections
+    from headfusion.render.tex import ROW_SLACK, rows_shown
+
+    assert rows_shown(48 + ROW_SLACK, 48) == 48 + ROW_SLACK and rows_shown(49 + ROW_SLACK, 48) == 48
+    monkeypatch.setattr(sections, "MAX_ATOM_ROWS", 7)  # W_3's product head has 8 atoms: one would be left over
+    tex = _tex(built("W", 3))
+    assert not re.search(r"\\dots\\ (and )?[1-4] more", tex)
+    assert "1 more atoms" not in tex
+
+
+def test_a_title_breaks_between_terms_never_inside_sigma():
+    title = next(line for line in _tex(built("sigmoid(q1+1/2)+sigmoid(q1-q2)+sigmoid(q2+1)")).splitlines() if line.startswith(r"\title"))
+    assert r"\sigma{(q_{1}+1/2)}+\sigma{(q_{1}-q_{2})}+\sigma{(q_{2}+1)}" in title
+
+
+def test_a_nested_three_slice_table_names_its_polynomials_and_writes_gamma_by_rows(bowtie):
+    tex = _tex(bowtie)
+    table = tex[tex.index(r"\label{tab:threeslices}"):]
+    table = table[:table.index(r"\end{longtable}")]
+    assert "smallmatrix" not in table and r"$\Gamma$ with the rows $(1,0,0,0)$, $(0,0,0,1)$, $(0,0,1,0)$" in table
+    assert r"its $Y$: the product of the binomials of the edges $25,\ 34,\ 35,\ 45$ (14 terms)" in table  # Q′ / (f_1 f_2): edges 15, 12 removed
+
+
+def test_the_three_slice_claim_cites_lemma_ls(bowtie):
+    three = claim_of(bowtie, "lower:three-slices")
+    assert "lemma:LS" in three["depends_on"] and "Lemmas LS" in three["statement"]
+    assert "lemma:LS" in claim_of(bowtie, "lemma:V3")["depends_on"]  # V3's proof runs LS's Descartes argument
+
+
+def test_the_slice_section_says_to_what_ls_is_applied():
+    tex = _tex(built("sigmoid(q1-q2) + sigmoid(q2-q3) + sigmoid(q1-q3) + sigmoid(q3-q4)"))  # the paw: LS
+    assert r"Lemma~\ref{lem:LS} is applied to $R=Q'_B$ of the shape below" in tex
+    assert "to the shape below: to $R=Q'_B$" not in tex
+
+
+def test_the_two_adic_claim_writes_kappa_as_its_table_does():
+    cert = built("sigmoid(q1) + sigmoid(2*q1) + sigmoid(8*q1)")
+    statement = claim_of(cert, "lower:two-adic")["statement"]
+    assert r"\Phi_{2^\varkappa}" in statement and "2^k" not in statement
+
+
+def test_lemma_k_is_named_one_way():
+    tex = _tex(built("proofs/tournament_complete.toml", 4))
+    assert r"\label{lem:K}" in tex and "Theorem K" not in tex and "Theorem~K" not in tex
+
+
+def test_theorem_p_says_why_k_is_not_one():
+    from headfusion.proof.certify import certify_every_pair
+
+    text = "sigmoid(a*q1) + sigmoid(b*q1)"
+    tex = _tex(certify_every_pair(text, ["a", "b"], ["headfusion", "certify", text, "--every", "a,b"]).certificate)
+    assert r"the sets $\mathcal{D}/g=\{k\}$ with $k\in\{2,3,4,6\}$, so let $k\ne1$" in tex
+
+
+def test_the_gap_paragraph_says_where_lemma_lu_stops():
+    gap = _gap(built("sigmoid(q1)+sigmoid(3*q1)+sigmoid(5*q1)"))
+    assert r"Lemma~\ref{lem:LU} stops at $4$ by design" in gap and r"\texttt{lower:unit-roots} gives" not in gap
+
+
+# -- item 5: the atlas PDF says what the Markdown says --------------------------------------------------
+
+def test_the_atlas_latex_carries_the_preamble_the_head_column_and_the_summary():
+    import json
+
+    from headfusion.render.atlas import LEGEND, atlas_latex, atlas_markdown
+
+    data = json.loads((ROOT / "docs" / "atlas" / "graphs-6.json").read_text(encoding="utf-8"))
+    rows, names = data["rows"], list(data["rows"][0]["point"])
+    note = "Produced by `headfusion atlas --graphs 6`: V = the acyclic orientations, |supp Q′| = the forests."
+    tex = atlas_latex(rows, data["title"], names, None, data["spec"], data["ranges"], note)
+    assert r"\texttt{headfusion atlas --graphs 6}" in tex.replace(r"\allowbreak{}", "").replace("-{}-", "--")  # the command
+    assert r"V = the acyclic orientations, \textbar{}supp Q\ensuremath{'}\textbar{} = the forests" in tex  # what V and |supp Q′| are
+    assert "``status'' is proved (lower = upper)" in tex and "``lower bound by'' names the lemma" in tex and "``head'' says" in tex
+    header = next(line for line in tex.splitlines() if "lower bound by" in line and line.endswith(r"\\"))
+    assert header.startswith("graph & ") and "$graph$" not in tex and header.endswith(r"& head\\")
+    assert all(line.endswith(r"& reduced\\") or " & " not in line for line in tex.splitlines()[tex.splitlines().index(header) + 3:][:5])
+    decided = sum(1 for r in rows if r["minimum"] is not None)
+    assert f"{len(rows)} points, {decided} decided ($m^*$ proved)" in tex
+    assert r"\par\noindent Lower bounds by: LS (slices) 69; V3 (three slices) 39;" in tex and "Upper bounds by the head: reduced 155." in tex
+    assert LEGEND in atlas_markdown(rows, data["title"], names, note)
+
+
+def test_docs_say_why_the_quintuple_atlas_is_weaker_than_certify():
+    """docs/atlas/sigmoid-quintuples-6 has 11 for (1,2,3,5,6), certify at its default budget proves 12: docs/atlas.md says why."""
+    import json
+
+    from headfusion.cli.parser import build_parser
+
+    rows = json.loads((ROOT / "docs" / "atlas" / "sigmoid-quintuples-6.json").read_text(encoding="utf-8"))["rows"]
+    row = next(r for r in rows if list(r["point"].values()) == [1, 2, 3, 5, 6])
+    default = build_parser().parse_args(["certify", "x"]).search_timeout
+    doc = (ROOT / "docs" / "atlas.md").read_text(encoding="utf-8")
+    section = doc[doc.index("## σ(aq) + σ(bq) + σ(cq) + σ(dq) + σ(eq)"):]
+    section = section[:section.index("\n## ", 5)]
+    budget = float(re.search(r"--search-timeout (\d+)", section).group(1))
+    assert row["lower"] == 11 and budget < default  # the table's run had less time per question than certify's default
+    assert "Why the table is weaker than `certify`" in section and r"12 ≤ m\* ≤ 16" in section

@@ -126,7 +126,7 @@ def check_multiples(lemma: str, model: object, ev: dict, facts: dict) -> tuple[d
     vertices = [v for v, _ in newton["shapes"]]
     bound = prod(max(vertices[s], mus[s]) for s in exp["blocks"])
     mixed = any(vertices[s] > mus[s] for s in exp["blocks"])
-    lemmas = [f"lemma:{name}" for name, method in LEMMA_OF_METHOD if method in used]
+    lemmas = [f"lemma:{name}" for name, method in LEMMA_OF_METHOD if method in used | ({"slices"} if lemma == "V3" else set())]  # V3's proof is LS's
     deps = ["coprime", "exp-form", "lemma:LM"] + lemmas + ["lower:newton"] * mixed
     entries = [(m, item) for m, item in zip(mus, ev["shapes"]) if item is not None]
     return {"bound": bound, "mu": mus}, deps, say.multiples(lemma, len(entries), sorted({m for m, _ in entries}), bound,

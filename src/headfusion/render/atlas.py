@@ -7,6 +7,7 @@ Pure text builders (`atlas_markdown`, `atlas_latex`, `atlas_csv`, `atlas_json`, 
 
 from __future__ import annotations
 
+import collections
 import csv
 import io
 import json
@@ -16,7 +17,7 @@ import tempfile
 from pathlib import Path
 
 from headfusion.render.files import LATEX_TIMEOUT, atomic_write, compile_pdf, latex_engine
-from headfusion.render.tex import latex_escape, tex_text
+from headfusion.render.tex import latex_escape, tex_breakable, tex_text
 
 HEADERS = ("lower", "upper", "m*", "status", "lower bound by")
 GRAPH_HEADERS = ("edges", "n", "V", "\\|supp Q′\\|")  # a graph map's Markdown columns after the graph's number
@@ -42,6 +43,35 @@ def _cells(row: dict) -> list[str]:
                                                               row["status"], lemma + claim]
 
 
+LEGEND = ("“lower” and “upper” are the bounds on m* that the point's certificate proves, and “m*” their value when they meet;"
+          " “status” is proved (lower = upper), bounds (they do not meet), or why no certificate was written (refused, failed,"
+          " time limit); “lower bound by” names the lemma and the claim of the certificate that give the lower bound.")
+HEAD_LEGEND = " “head” says how the head of the upper bound was built."
+
+
+def summary_lines(rows: list[dict]) -> list[str]:
+    """Under the table: the decided count, then how many lower bounds each lemma gives and (with the head column) how many
+    upper bounds each kind of head gives, most frequent first."""
+    decided = sum(1 for r in rows if r["minimum"] is not None)
+
+    def counted(values: collections.Counter) -> str:
+        return "; ".join(f"{value} {count}" for value, count in sorted(values.items(), key=lambda kv: (-kv[1], kv[0]))) + "."
+    lines = [f"{len(rows)} points, {decided} decided (m* proved), {len(rows) - decided} with bounds only or refused.",
+             "Lower bounds by: " + counted(collections.Counter(r["lemma"] or r["status"] for r in rows))]
+    return lines + ["Upper bounds by the head: " + counted(collections.Counter(r.get("construction") or r["status"] for r in rows))] * _beaten(rows)
+
+
+def _inline_tex(text: str) -> str:
+    """Markdown prose for LaTeX: escaped, `code` in typewriter."""
+    parts = text.split("`")
+    return "".join(rf"\texttt{{{tex_breakable(p)}}}" if i % 2 else tex_text(p) for i, p in enumerate(parts))
+
+
+def _name_tex(name: str) -> str:
+    """A parameter's column header: a letter in math italics, a word (graph) upright."""
+    return f"${latex_escape(name)}$" if len(name) == 1 else latex_escape(name)
+
+
 def _beaten(rows: list[dict]) -> bool:
     """Whether the table says how each head was found (DESIGN §10): on a graph map, or when some head is not the product head."""
     return _graphs(rows) or any(row.get("construction") not in (None, "product", "reduced") for row in rows)
@@ -51,13 +81,13 @@ def atlas_markdown(rows: list[dict], title: str, names: list[str], note: str = "
     """A Markdown table of the rows (one line per point); a column "head" when a construction beats the product head."""
     kinds = _beaten(rows)
     head = list(names) + list(GRAPH_HEADERS) * _graphs(rows) + list(HEADERS) + ["head"] * kinds
-    lines = [f"# Atlas: {title}", ""] + ([note, ""] if note else [])
+    lines = [f"# Atlas: {title}", ""] + ([note, ""] if note else []) + [LEGEND + HEAD_LEGEND * kinds, ""]
     lines += ["| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
     for row in rows:
         cells = _cells(row) + [row.get("construction") or ""] * kinds
         lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
-    decided = sum(1 for r in rows if r["minimum"] is not None)
-    lines += ["", f"{len(rows)} points, {decided} decided (m* proved), {len(rows) - decided} with bounds only or refused.", ""]
+    first, *more = summary_lines(rows)
+    lines += ["", first, ""] + [f"- {line}" for line in more] + [""]
     return "\n".join(lines)
 
 
@@ -91,19 +121,23 @@ def _title_tex(title: str, spec: str | None, ranges: list[str] | None) -> str:
 
 
 def atlas_latex(rows: list[dict], title: str, names: list[str], figure: str | None, function: str | None = None,
-                ranges: list[str] | None = None) -> str:
-    """A standalone LaTeX document: the table (longtable) and the figure, if any."""
-    graph = _graphs(rows)
-    head = " & ".join([f"${latex_escape(n)}$" for n in names] + [r"edges", "$n$", "$V$", r"$|\mathrm{supp}\,Q'|$"] * graph
-                      + ["lower", "upper", "$m^*$", "status", "lower bound by"])
-    body = [" & ".join(latex_escape(c) for c in _cells(row)) + r"\\" for row in rows]
-    spec = "r" * len(names) + "lrrr" * graph + "rrrll"
+                ranges: list[str] | None = None, note: str = "") -> str:
+    """A standalone LaTeX document: what the table is (the note and the legend of the Markdown), the figure if any, the
+    table (longtable, with the head column when the Markdown has it) and the summary lines."""
+    graph, kinds = _graphs(rows), _beaten(rows)
+    head = " & ".join([_name_tex(n) for n in names] + [r"edges", "$n$", "$V$", r"$|\mathrm{supp}\,Q'|$"] * graph
+                      + ["lower", "upper", "$m^*$", "status", "lower bound by"] + ["head"] * kinds)
+    body = [" & ".join(latex_escape(c) for c in _cells(row) + [row.get("construction") or ""] * kinds) + r"\\" for row in rows]
+    spec = "r" * len(names) + "lrrr" * graph + "rrrll" + "l" * kinds
+    legend = _inline_tex(LEGEND + HEAD_LEGEND * kinds).replace("m*", "$m^*$")
+    words = (r"\sloppy\noindent " + _inline_tex(note) + "\n\n" if note else "") + r"\noindent " + legend + "\n\n"
     return "\n".join([
         r"\documentclass[10pt]{article}", r"\usepackage[margin=2cm" + ",landscape" * graph + "]{geometry}",
         r"\usepackage{longtable,booktabs,tikz}", r"\begin{document}" + r"\small" * graph, r"\section*{Atlas: " + _title_tex(title, function, ranges) + "}",
-        (figure or "") + ("\n\n" if figure else ""),
+        words, (figure or "") + ("\n\n" if figure else ""),
         r"\begin{longtable}{" + spec + "}", r"\toprule", head + r"\\", r"\midrule", r"\endhead",
-        *body, r"\bottomrule", r"\end{longtable}", r"\end{document}", ""])
+        *body, r"\bottomrule", r"\end{longtable}",
+        *(r"\par\noindent " + _inline_tex(line).replace("m*", "$m^*$") for line in summary_lines(rows)), r"\end{document}", ""])
 
 
 def atlas_figure(rows: list[dict], names: list[str]) -> str | None:
@@ -161,7 +195,7 @@ def write_atlas(rows: list[dict], out_dir: Path, title: str, names: list[str], s
     """Write atlas.{md,csv,json,tex} into out_dir and, with a LaTeX engine, atlas.pdf and the figure (PDF, PNG)."""
     figure = atlas_figure(rows, names)
     files = {"markdown": ("atlas.md", atlas_markdown(rows, title, names, note)), "csv": ("atlas.csv", atlas_csv(rows, names)),
-             "json": ("atlas.json", atlas_json(rows, title, spec, ranges)), "tex": ("atlas.tex", atlas_latex(rows, title, names, figure, spec, ranges))}
+             "json": ("atlas.json", atlas_json(rows, title, spec, ranges)), "tex": ("atlas.tex", atlas_latex(rows, title, names, figure, spec, ranges, note))}
     paths: dict[str, Path] = {}
     for kind, (name, text) in files.items():
         atomic_write(out_dir / name, text.encode("utf-8"))

@@ -146,7 +146,7 @@ LOWER_BY = {  # claim id -> where the lower bound comes from, in words
     "lower:grid": r"the grid bound (Lemmas~\ref{lem:K35} and~\ref{lem:LM}, Section~\ref{sec:grids})",
     "lower:line": r"the restriction to a line (Lemma~\ref{lem:R}, Section~\ref{sec:line})",
     "lower:pairs": r"Theorem P for every pair (Lemma~\ref{lem:TP})",
-    "lower:theorem-k": r"Theorem K (Lemma~\ref{lem:K}, Section~\ref{sec:theorem-k})",
+    "lower:theorem-k": r"the four-vertex tournament bound (Lemma~\ref{lem:K}, Section~\ref{sec:theorem-k})",
     "lower:pair-biased": r"Theorem P$\beta$ for pairs with biases (Lemma~\ref{lem:PB}, Section~\ref{sec:oneline})",
     "lower:two-scales": r"two scales (Lemma~\ref{lem:P4}, Section~\ref{sec:oneline})",
 }

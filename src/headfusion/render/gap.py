@@ -123,6 +123,11 @@ def _faces(cert: dict, claim: dict) -> str:
             r" chosen pairwise disjoint faces, each face by the proved bound of its face function, and none of the terms off them.")
 
 
+def _unit_roots(cert: dict, claim: dict) -> str:
+    return (r"Lemma~\ref{lem:LU} stops at $4$ by design: its argument (a denominator $D=gQ'$ with at most $3$ terms has too few"
+            r" roots of unity) excludes only heads with at most $3$ atoms, and says nothing about heads with more.")
+
+
 def _refutation(cert: dict, claim: dict) -> str:
     m = int(claim["evidence"]["atoms"])
     return (rf"A refutation tree (Lemma~\ref{{lem:LR}}, claim \texttt{{{tex_text(claim['id'])}}}) excludes every head with at most"
@@ -138,6 +143,7 @@ def _line(cert: dict, claim: dict) -> str:
 
 STOPS: dict[str, Sentence] = {  # claim id → where its lemma stops and why (a new lemma: one entry here)
     "lower:newton": _newton,
+    "lower:unit-roots": _unit_roots,
     "lower:classes": _classes,
     "lower:edges": _edges,
     "lower:graph": _graph,

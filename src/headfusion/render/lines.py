@@ -12,7 +12,7 @@ from headfusion.render.composition import _instance
 from headfusion.render.faces import model_rows, tex_exact_form, tex_face_form
 from headfusion.render.search import polys_of, tree_context
 from headfusion.render.sections import _coprime_shape
-from headfusion.render.tex import tex_int, tex_poly, tex_rational, tex_vector
+from headfusion.render.tex import rows_shown, tex_int, tex_poly, tex_rational, tex_vector
 
 MAX_HEAD_ROWS = 12
 MAX_Q_TERMS = 40
@@ -53,7 +53,7 @@ def line_context(cert: dict, claims: dict[str, dict]) -> dict | None:
     model = model_from_json(cert["model"])
     u = {int(j) - 1: Fraction(int(v)) for j, v in ev["direction"]}
     heads = []
-    for h, (_, atoms) in enumerate(model.heads[:MAX_HEAD_ROWS], 1):
+    for h, (_, atoms) in enumerate(model.heads[:rows_shown(len(model.heads), MAX_HEAD_ROWS)], 1):
         keys = sorted({a.key for a in atoms})
         levels = [sum((v * u.get(j, 0) for j, v in key), Fraction(0)) for key in keys]
         heads.append({"index": h, "vectors": ", ".join(tex_vector([dict(key).get(j, 0) for j in range(model.dimension)]) for key in keys),
@@ -70,7 +70,7 @@ def line_context(cert: dict, claims: dict[str, dict]) -> dict | None:
             rows.append({"claim": cid, "text": _tree_instance(entry) if cid == "refutation" else _instance({**entry, "by": cid})})
     return {
         "direction": tex_vector([int(u.get(j, 0)) for j in range(model.dimension)]),
-        "heads": heads, "more_heads": max(0, len(model.heads) - MAX_HEAD_ROWS),
+        "heads": heads, "more_heads": len(model.heads) - len(heads),
         "function": (tex_exact_form(line.constant, model_rows(line)) or tex_face_form(entry["form"])).replace("q_{1}", "t"),  # f_u's one variable
         "form": tex_face_form(entry["form"]),
         "Q": tex_poly(shape["Q"], int(exp["t_scale"])) if shape is not None and len(shape["Q"]) <= MAX_Q_TERMS else None,

@@ -9,7 +9,6 @@ lemma's data and the bound, citing the rows below it.  The numbers follow the ke
 from __future__ import annotations
 
 from fractions import Fraction
-
 from headfusion.kernel.poly import Poly, divide, poly_from_json
 from headfusion.kernel.grids import PATTERNS, VALUES
 from headfusion.kernel.threeslices import oriented, projected
@@ -29,7 +28,7 @@ def _json(p: Poly) -> list:
 
 
 def _poly(p: Poly, t_scale: int) -> str:
-    """The polynomial in math mode, or its number of terms when long."""
+    """The polynomial in math mode, or, when long, its number of terms."""
     return f"${tex_poly(_json(p), t_scale)}$" if len(p) <= MAX_POLY_TERMS else f"{len(p)} terms"
 
 
@@ -128,7 +127,8 @@ def _two_adic(item: dict, t_scale: int) -> str:
 
 
 def _three_slices(R: Poly, item: dict, rank: int, t_scale: int, row: dict, rows: list[dict], namer: Namer | None) -> str:
-    """The data of a V3 row; the rows of T_Y and T_Γ follow it."""
+    """The data of a V3 row; the rows of T_Y and T_Γ follow it.  Γ is written by its rows (a small matrix is unreadable in a
+    table)."""
     Y = poly_from_json(item["A"], rank + 1)
     f1, f2 = (poly_from_json(f, rank + 1) for f in item["f"])
     omega = tuple(int(w) for w in item["omega"])
@@ -140,12 +140,12 @@ def _three_slices(R: Poly, item: dict, rank: int, t_scale: int, row: dict, rows:
     at_gamma = len(rows) + 1
     inner_namer = None if namer is None else collapsed(namer, gamma, eps)
     t_g = entry_rows(image, item["lines"], len(gamma), t_scale, rf"$\Gamma_*Y$ of row {here}", rows, inner_namer)
-    matrix = r"\\".join("&".join(str(v) for v in r) for r in gamma)
+    matrix = ", ".join(f"${tex_vector(list(r))}$" for r in gamma)
     why = (rf"$1+{tex_poly(_json({eps + (power,): ratio}), t_scale)}$ divides $Y$" if theta == 4
            else r"no factor $1+z$ of $Y$")
     return (rf"$\omega={tex_vector(list(omega))}$; $f_1={tex_poly(_json(f1), t_scale)}$, $f_2={tex_poly(_json(f2), t_scale)}$; "
             rf"$\varepsilon={tex_vector(list(eps))}$; its $Y$: {_named(Y, t_scale, namer)}; $\mathcal{{T}}_Y={tex_int(t_y)}$ (row {here + 1}); "
-            rf"$\Gamma=\left(\begin{{smallmatrix}}{matrix}\end{{smallmatrix}}\right)$, "
+            rf"$\Gamma$ with the rows {matrix}; "
             rf"$\Gamma_*Y$: {_named(image, t_scale, inner_namer)}; $\mathcal{{T}}_\Gamma={tex_int(t_g)}$ (row {at_gamma}); "
             rf"$\vartheta={theta}$ ({why}); so $\min({4 * t_y},{3 * t_y + t_g},{2 * t_y + max(t_y, theta * t_g)})$")
 

@@ -24,8 +24,8 @@ from headfusion.kernel.refutation import rows as refutation_rows, search_box
 from headfusion.render.sections import MAX_ATOM_ROWS
 from headfusion.render.names import used_claims
 from headfusion.render.symbols import lemma_refs
-from headfusion.render.tex import (as_fraction, frac_tex, math_safe_statement, tex_breakable, tex_int, tex_linear, tex_number, tex_poly,
-                                   tex_text)
+from headfusion.render.tex import (as_fraction, frac_tex, math_safe_statement, rows_shown, tex_breakable, tex_int, tex_linear, tex_number,
+                                   tex_poly, tex_text)
 
 MAX_EXAMPLE_ROWS = 10  # multiplier rows of the Farkas example
 MAX_ROW_TERMS = 12  # terms of one row shown
@@ -233,7 +233,8 @@ class _Tree:
             else:
                 role = r"$\ge0$"
             entries.append({"row": f"{side}_{{{_point(e)}}}", "theta": frac_tex(lam), "role": role, "expansion": _row_tex(row)})
-        return {"title": "A Farkas leaf", "rows": entries[:MAX_EXAMPLE_ROWS], "more": max(0, len(entries) - MAX_EXAMPLE_ROWS),
+        shown = rows_shown(len(entries), MAX_EXAMPLE_ROWS)
+        return {"title": "A Farkas leaf", "rows": entries[:shown], "more": len(entries) - shown,
                 "rhs": frac_tex(rhs),
                 "text": rf"Node {index} has the path {_path_tex(outs, ins)}; it is closed by $\theta^{{({k})}}$, which combines the rows"}
 
@@ -285,8 +286,8 @@ def refutations_context(cert: dict) -> list[dict]:
             entry.update(
                 kind="head",
                 rows=[{"key": tex_linear(a["key"]), "weight": tex_number(a["weight"]), "value": tex_number(a["value"])}
-                      for a in atoms[:MAX_ATOM_ROWS]],
-                more=max(0, len(atoms) - MAX_ATOM_ROWS),
+                      for a in atoms[:rows_shown(len(atoms), MAX_ATOM_ROWS)]],
+                more=len(atoms) - rows_shown(len(atoms), MAX_ATOM_ROWS),
             )
         out.append(entry)
     return out

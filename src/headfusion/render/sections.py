@@ -25,6 +25,7 @@ from headfusion.render.provenance import product_atoms, provenance
 from headfusion.render.tex import (
     as_fraction,
     coef_prefix,
+    rows_shown,
     tex_int,
     tex_linear,
     tex_number,
@@ -92,7 +93,7 @@ def heads_context(cert: dict) -> dict:
     for members in list(groups.values())[:MAX_HEAD_ROWS]:
         first = heads[members[0][0] - 1]
         generic = len(members) > 1
-        shown = first["atoms"][:MAX_ATOMS_PER_HEAD]
+        shown = first["atoms"][:rows_shown(len(first["atoms"]), MAX_ATOMS_PER_HEAD)]
         atom_rows = [
             {
                 "logit": _generic_linear(a["key"], "q_{j}") if generic else tex_linear(a["key"]),
@@ -454,7 +455,7 @@ def construction_context(claims: dict[str, dict], model: dict | None = None) -> 
                 "weight": tex_t_coef(D[x], t_scale),
                 "value": _value_tex(N.get(x, []), D[x], t_scale),
             }
-            for x in list(D)[:MAX_ATOM_ROWS]
+            for x in list(D)[:rows_shown(len(D), MAX_ATOM_ROWS)]
         ]
         found = head.get("found")
         cofactor = None
@@ -473,7 +474,7 @@ def construction_context(claims: dict[str, dict], model: dict | None = None) -> 
                 "N": _poly_or_count(head["N"], t_scale),
                 "D": _poly_or_count(head["D"], t_scale),
                 "rows": rows,
-                "more": max(0, len(D) - MAX_ATOM_ROWS),
+                "more": len(D) - len(rows),
                 "rep_variables": ", ".join(f"q_{{{j}}}" for j in rep["variables"]),
             }
         )

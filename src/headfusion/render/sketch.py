@@ -173,11 +173,13 @@ def _graph_sentence(claims: dict[str, dict], summary: dict) -> str | None:
 
 def _composition_sentence(cert: dict, claims: dict[str, dict], summary: dict) -> str | None:
     """Lemmas LH, LS or LD in one paragraph, with their instance (the claim the certificate carries)."""
+    blocks = len(claims.get("exp-form", {}).get("evidence", {}).get("blocks", []))
+    over = r"over the blocks (Lemma~\ref{lem:LM})" if blocks > 1 else r"by Lemma~\ref{lem:LM}"  # one block: no product to take
     if "lower:hexagon" in claims:
         return (r"A hexagon gives more (Lemma~\ref{lem:LH}, Section~\ref{sec:hexagon}): three binomial factors of $Q'_B$ have"
                 r" exponent differences $\delta_1$, $\delta_2$, $\pm\delta_1\pm\delta_2$, as the three factors of a triangle's"
                 r" tournament do, so every nonzero multiple of $Q'_B$ with nonnegative coefficients has at least $7$ terms"
-                rf" (a parity argument along lines), and over the blocks (Lemma~\ref{{lem:LM}}) $m^*(F)\ge {tex_int(summary['hexagon_bound'])}$.")
+                rf" (a parity argument along lines), and {over} $m^*(F)\ge {tex_int(summary['hexagon_bound'])}$.")
     if "lower:slices" in claims:
         shapes = [s for s in slices_context(summary, claims)["shapes"]]
         return (r"Slices give more (Lemma~\ref{lem:LS}, Section~\ref{sec:slices}): $Q'_B=YZ$ with $Y$ on one level of a functional"
@@ -185,18 +187,18 @@ def _composition_sentence(cert: dict, claims: dict[str, dict], summary: dict) ->
                 r" negative roots of $y\mapsto Z(x'\odot y^\omega)$ force at least as many slices plus one"
                 + (". Repeated on $Y$: " if any(len(sh["rows"]) > 1 for sh in shapes) else ": ")
                 + "; ".join(sh["chain"] or "" for sh in shapes[:3])
-                + rf"; over the blocks (Lemma~\ref{{lem:LM}}) $m^*(F)\ge {tex_int(summary['slice_bound'])}$.")
+                + rf"; {over} $m^*(F)\ge {tex_int(summary['slice_bound'])}$.")
     if "lower:three-slices" in claims:
         return (r"Three slices give more (Lemma~\ref{lem:V3}, Section~\ref{sec:threeslices}): $Q'_B=Yf_1f_2$ up to a unit, with $Y$ on one"
                 r" level of a functional $\omega$ and two binomials $f_1,f_2$ that move it by $1$; a head's $D=gQ'$ has at least three nonzero"
                 r" $\omega$-slices (Descartes' rule), each a nonnegative multiple of $Y$, and when it has exactly three, the two roots force a"
                 r" relation between the middle and the top slice that adds terms on the lines of direction $\delta_1-\delta_2$ (Lemma~\ref{lem:Q4}"
                 r" counts them); every bound used is a bound on all nonzero nonnegative multiples, so the cofactor $g$ is arbitrary."
-                rf" Over the blocks (Lemma~\ref{{lem:LM}}) $m^*(F)\ge {tex_int(summary['three_slice_bound'])}$.")
+                rf" {over[0].upper() + over[1:]} $m^*(F)\ge {tex_int(summary['three_slice_bound'])}$.")
     if "lower:two-adic" in claims:
         return (r"2-adic classes give more (Lemma~\ref{lem:V2}, Section~\ref{sec:twoadic}): $\Phi_{2^\varkappa}=1+x^{2^{\varkappa-1}}$ divides"
                 r" $Q'_B$ for several $\varkappa$, and each such $\varkappa$ doubles the number of residue classes modulo $2^\varkappa$ that a nonnegative"
-                rf" multiple of $Q'_B$ meets; over the blocks (Lemma~\ref{{lem:LM}}) $m^*(F)\ge {tex_int(summary['two_adic_bound'])}$.")
+                rf" multiple of $Q'_B$ meets; {over} $m^*(F)\ge {tex_int(summary['two_adic_bound'])}$.")
     if "lower:faces" in claims:
         ctx = faces_context(cert, claims)
         assert ctx is not None

@@ -34,7 +34,21 @@ def _toml_names(doc: TomlSpec, spec: dict) -> tuple[str, str]:
 
 def _math(text: object) -> str | None:
     formula = formula_tex(text)
-    return None if formula is None else "$" + formula + "$"
+    return None if formula is None else "$" + unbroken_groups(formula) + "$"
+
+
+def unbroken_groups(formula: str) -> str:
+    """Each outermost (…) of a math formula in braces: TeX breaks a line only at the top level, so a title may break
+    between the terms of F but never inside σ(2q_1+1)."""
+    out, depth = [], 0
+    for ch in formula:
+        if ch == "(" and depth == 0:
+            out.append("{")
+        out.append(ch)
+        depth += (ch == "(") - (ch == ")")
+        if ch == ")" and depth == 0:
+            out.append("}")
+    return "".join(out)
 
 
 def _plural(n: int, word: str) -> str:
@@ -169,7 +183,7 @@ def function_parts(cert: dict) -> dict:
     else:
         expanded = _unwrap_terms(expand(doc, spec["d"]).expression())
         out["spec_math"] = formula_tex(expanded)
-        out["title"] = ("$" + out["spec_math"] + "$") if out["spec_math"] else (
+        out["title"] = ("$" + unbroken_groups(out["spec_math"]) + "$") if out["spec_math"] else (
             rf"the TOML spec {tex_tt(toml_name)} at ${tex_text(parameter)}={tex_int(spec.get('d') or 0)}$")
         member = (rf"the member ${tex_text(parameter)}={tex_int(spec['d'])}$ of" if spec.get("d") is not None
                   else "defined by")  # a spec without [parameter] (an edge list, an expression) has no member d

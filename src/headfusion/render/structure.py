@@ -13,7 +13,7 @@ from typing import Any
 
 from headfusion.proof.evidence import support_size
 from headfusion.render.orders import MAX_RULE_CHECKS, edge_follows_rule
-from headfusion.render.tex import as_fraction, frac_tex, tex_int, tex_poly, tex_t_coef, tex_vector
+from headfusion.render.tex import as_fraction, frac_tex, rows_shown, tex_int, tex_poly, tex_t_coef, tex_vector
 
 MAX_CLASS_ROWS = 256
 MAX_EDGE_ROWS = 512
@@ -68,10 +68,10 @@ def classes_context(summary: dict, claims: dict[str, dict]) -> dict | None:
         names = [f"x_{{{i + 1}}}" for i in range(rank)]
         tilts = [t for c, (r, k) in enumerate(item["tilt"]) if (t := _tilt_tex(r, int(k), t_scale, names[c]))]
         rows = [{"rep": tex_vector(rep), "sum": tex_t_coef([(int(k), as_fraction(c)) for k, c in total], t_scale) or "0"}
-                for rep, total in item["sums"][:MAX_CLASS_ROWS]]
+                for rep, total in item["sums"][:rows_shown(len(item["sums"]), MAX_CLASS_ROWS)]]
         shapes.append({"index": s + 1, "lattice": _lattice_tex(item["lattice"]), "index_value": tex_int(len(item["sums"])),
                        "tilt": ",\\ ".join(tilts) if tilts else None, "rho": tilt_vector_tex(item["tilt"], t_scale), "rows": rows,
-                       "more": max(0, len(item["sums"]) - MAX_CLASS_ROWS)})
+                       "more": len(item["sums"]) - rows_shown(len(item["sums"]), MAX_CLASS_ROWS)})
     # the bound block by block: max(V_B, K_B) (Lemma LK, mixed with L5), as the kernel computes it
     newton = claims.get("lower:newton", {}).get("evidence", {}).get("shapes", [])
     coprime = claims.get("coprime", {}).get("evidence", {}).get("shapes", [])
@@ -108,7 +108,7 @@ def edges_context(summary: dict, claims: dict[str, dict]) -> dict | None:
     for s, item in enumerate(claim["evidence"]["shapes"]):
         shape = exp["evidence"]["shapes"][s]
         rows = []
-        for u, w, c in item["edges"][:MAX_EDGE_ROWS]:
+        for u, w, c in item["edges"][:rows_shown(len(item["edges"]), MAX_EDGE_ROWS)]:
             def level(e: list) -> int:
                 return sum(int(a) * int(b) for a, b in zip(c, e[:-1]))
 
@@ -123,7 +123,7 @@ def edges_context(summary: dict, claims: dict[str, dict]) -> dict | None:
                          "length": gcd(*(int(b) - int(a) for a, b in zip(u, w))), "limit": limit,
                          "margin": top - max(below) if below else "--"})
         off = outside[s] if s < len(outside) else []
-        shapes.append({"index": s + 1, "rows": rows, "total": len(item["edges"]), "more": max(0, len(item["edges"]) - MAX_EDGE_ROWS),
+        shapes.append({"index": s + 1, "rows": rows, "total": len(item["edges"]), "more": len(item["edges"]) - rows_shown(len(item["edges"]), MAX_EDGE_ROWS),
                        "certified": tex_int(len(item["edges"]) + 1),
                        "support": len({tuple(e[:-1]) for e, _ in shape["Q"]}), "non_vertices": non_vertices_tex(off) if off else None})
     rule = _orders_rule(claim["evidence"]["shapes"], exp["evidence"]["shapes"])

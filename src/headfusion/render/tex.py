@@ -40,6 +40,14 @@ _SPECIALS = {
 }
 
 
+ROW_SLACK = 4  # a table cut at a cap prints these few rows too rather than end in "… 1 more"
+
+
+def rows_shown(total: int, cap: int) -> int:
+    """How many of `total` rows a table prints under `cap`: all of them when at most ROW_SLACK would be left over."""
+    return total if total <= cap + ROW_SLACK else cap
+
+
 def latex_escape(text: object) -> str:
     """Text made safe for LaTeX body text: every special character is neutralised."""
     out = "".join(_SPECIALS.get(ch, ch) for ch in str(text))
@@ -59,6 +67,7 @@ _UNICODE_TEX = {
     "·": r"\ensuremath{\cdot}",
     "∑": r"\ensuremath{\sum}",
     "Σ": r"\ensuremath{\Sigma}",
+    "′": r"\ensuremath{'}",
     "Λ": r"\ensuremath{\Lambda}",
     "∈": r"\ensuremath{\in}",
     "≠": r"\ensuremath{\ne}",

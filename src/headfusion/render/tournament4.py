@@ -53,7 +53,7 @@ def theorem_k_sentence(claims: dict[str, dict]) -> str | None:
     """Theorem K in one paragraph of the proof sketch."""
     if "lower:theorem-k" not in claims:
         return None
-    return (r"Theorem K gives more (Lemma~\ref{lem:K}, with Lemma~\ref{lem:LN}, Section~\ref{sec:theorem-k}): the four faces of $\Newt(Q')$ along $e_v$ (vertex $v$"
+    return (r"Lemma~\ref{lem:K} gives more (with Lemma~\ref{lem:LN}, Section~\ref{sec:theorem-k}): the four faces of $\Newt(Q')$ along $e_v$ (vertex $v$"
             r" above all others) are pairwise disjoint and each carries a head of a triangle's function, so they hold $4\cdot7$ terms"
             r" (Lemmas~\ref{lem:LD} and~\ref{lem:LH}); the four faces along $-e_v$ are pairwise disjoint too, and by Lemma~\ref{lem:LN} each"
             r" holds a term off every source face. Hence $m^*(F)\ge 28+4=32$.")
@@ -61,6 +61,6 @@ def theorem_k_sentence(claims: dict[str, dict]) -> str | None:
 
 def theorem_k_stop(cert: dict, claim: dict) -> str:
     """Where Theorem K stops (the gap section's sentence)."""
-    return (r"Theorem~K (Lemma~\ref{lem:K}) stops at $32$: it counts the terms of $D$ on the four source faces ($7$ each) and one more"
+    return (r"Lemma~\ref{lem:K} stops at $32$: it counts the terms of $D$ on the four source faces ($7$ each) and one more"
             r" term per sink face; the six interior points of $\Newt(Q')$ (the score vectors $(2,2,1,1)$ and their permutations) are"
             r" forced by nothing proved here.")

@@ -168,8 +168,9 @@ def test_fabricated_unsat_at_the_construction_size_is_rejected():
 def test_testimony_supports_nothing_and_cannot_raise_the_status():
     results = [{"status": "unsat", "atoms": 2, "solver": {"name": "z3", "version": "4"}, "query_sha256": "ab", "options": {}},
                {"status": "unknown", "atoms": 3}]
-    # no lemma meets the construction (3 ≤ m* ≤ 4; without the log(2), Lemma LU gives 4)
-    cert = certificate("sigmoid(q1) + sigmoid(3*q1 + log(2))", None, results)
+    # no lemma meets the construction (3 ≤ m* ≤ 4): σ(q) − 3σ(3q) has no pole at x = −1 (1/1 = 3/3), so neither
+    # Lemma LU nor Lemma P4 applies, and ε = −3 is outside Theorem Pβ (σ(q) + σ(3q + log 2) is now decided by Pβ)
+    cert = certificate("sigmoid(q1) - 3*sigmoid(3*q1)", None, results)
     report = verify_certificate(cert)
     assert report.ok
     outcomes = {r[0]: r[2] for r in report.rows}

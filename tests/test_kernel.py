@@ -398,10 +398,11 @@ def test_the_kernel_loads_no_solver_and_no_producer():
 
 @pytest.fixture(scope="module")
 def refuted() -> dict:
-    """σ(q1)+σ(3q1 + log 1/2): m* = 4 proved by a replayed refutation at m = 3 (LE gives 3; without the log, LU gives 4)."""
+    """σ(q1) − 3σ(3q1): m* = 4 proved by a replayed refutation at m = 3 (LE gives 3; no pole at −1, so neither LU nor P4,
+    and ε = −3 is outside Theorem Pβ, which decides σ(q1) + σ(3q1 + log 1/2) with no tree)."""
     from headfusion.proof.certify import certify
 
-    cert = certify(load_spec("sigmoid(q1) + sigmoid(3*q1 + log(1/2))"), ["headfusion", "certify"], search_timeout=60).certificate
+    cert = certify(load_spec("sigmoid(q1) - 3*sigmoid(3*q1)"), ["headfusion", "certify"], search_timeout=60).certificate
     return json.loads(json.dumps(cert))
 
 

@@ -85,7 +85,7 @@ def k4() -> dict:
         return certificate("proofs/tournament_complete.toml", 4)
 
 
-S3 = "sigmoid(q1) + sigmoid(3*q1 + log(2))"  # no lemma reaches m* = 4 (LE gives 3; without log(2), LU gives 4): a refutation at m = 3
+S3 = "sigmoid(q1) - 3*sigmoid(3*q1)"  # no lemma reaches m* = 4 (LE gives 3; no pole at −1, so neither LU nor P4; ε = −3, not Pβ): a refutation at m = 3
 
 
 @pytest.fixture(scope="module")

@@ -48,7 +48,7 @@ def test_one_rich_repr_per_object_and_testimony_shown_as_such(tmp_path):
     cert = hf.certify("W", d=2, out=tmp_path, pdf=False)
     assert hasattr(cert, "_repr_latex_") and not hasattr(cert, "_repr_html_")
     assert set(cert.files) == {"json", "tex"} and not cert.queries  # W_2: the bounds meet, nothing is searched
-    searched = hf.certify("sigmoid(q1) + sigmoid(3*q1 + log(2))", out=tmp_path, pdf=False)  # a search at m = 3 (LE gives 3)
+    searched = hf.certify("sigmoid(q1) - 3*sigmoid(3*q1)", out=tmp_path, pdf=False)  # a search at m = 3 (LE gives 3)
     # the refutation at m = 3 covers m = 2, so only its query stays
     assert set(searched.files) == {"json", "tex"} and [p.name.rsplit(".", 2)[-2] for p in searched.queries.values()] == ["m3"]
     assert all(name.endswith(".smt2") for name in searched.queries)

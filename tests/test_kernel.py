@@ -169,8 +169,9 @@ def test_fabricated_unsat_at_the_construction_size_is_rejected():
 def test_testimony_supports_nothing_and_cannot_raise_the_status():
     results = [{"status": "unsat", "atoms": 2, "solver": {"name": "z3", "version": "4"}, "query_sha256": "ab", "options": {}},
                {"status": "unknown", "atoms": 3}]
-    # no lemma meets the construction (3 ≤ m* ≤ 4; without the log(2), Lemma LU gives 4)
-    cert = certificate("sigmoid(q1) + sigmoid(3*q1 + log(2))", None, results)
+    # no lemma meets the construction (3 ≤ m* ≤ 4): σ(q) − 3σ(3q) has no pole at x = −1 (1/1 = 3/3), so neither
+    # Lemma LU nor Lemma P4 applies, and ε = −3 is outside Theorem Pβ (σ(q) + σ(3q + log 2) is now decided by Pβ)
+    cert = certificate("sigmoid(q1) - 3*sigmoid(3*q1)", None, results)
     report = verify_certificate(cert)
     assert report.ok
     outcomes = {r[0]: r[2] for r in report.rows}
@@ -398,10 +399,11 @@ def test_the_kernel_loads_no_solver_and_no_producer():
 
 @pytest.fixture(scope="module")
 def refuted() -> dict:
-    """σ(q1)+σ(3q1 + log 1/2): m* = 4 proved by a replayed refutation at m = 3 (LE gives 3; without the log, LU gives 4)."""
+    """σ(q1) − 3σ(3q1): m* = 4 proved by a replayed refutation at m = 3 (LE gives 3; no pole at −1, so neither LU nor P4,
+    and ε = −3 is outside Theorem Pβ, which decides σ(q1) + σ(3q1 + log 1/2) with no tree)."""
     from headfusion.proof.certify import certify
 
-    cert = certify(load_spec("sigmoid(q1) + sigmoid(3*q1 + log(1/2))"), ["headfusion", "certify"], search_timeout=60).certificate
+    cert = certify(load_spec("sigmoid(q1) - 3*sigmoid(3*q1)"), ["headfusion", "certify"], search_timeout=60).certificate
     return json.loads(json.dumps(cert))
 
 

@@ -386,7 +386,7 @@ def test_a_worker_without_headfusion_is_one_line_and_exit_2(cluster, python_with
     cluster.worker(python_without_headfusion, "bare")
     cluster.wait_for(2)
     # at its proved bound 3 (LE), so the question is open and goes to the cluster (W_3 at 7 is answered by L5 alone)
-    done = subprocess.run([sys.executable, "-m", "headfusion", "search", "sigmoid(q1) + sigmoid(3*q1 + log(2))", "--atoms", "3",
+    done = subprocess.run([sys.executable, "-m", "headfusion", "search", "sigmoid(q1) - 3*sigmoid(3*q1)", "--atoms", "3",
                            "--refute", "--scheduler", cluster.address, "--timeout", "86400"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and done.stdout == "", (done.stdout, done.stderr)
     assert done.stderr.count("\n") == 1 and done.stderr.startswith("headfusion: error: --scheduler"), done.stderr
@@ -495,7 +495,7 @@ def test_every_command_names_its_answer_kind(capsys, monkeypatch, tmp_path):
     from headfusion.solving import distribute
 
     monkeypatch.setattr(distribute, "have_dask", lambda: False)  # --refute in this process: no cluster start here
-    gap = "sigmoid(q1) + sigmoid(3*q1 + log(2))"  # 3 <= m* <= 4 by bounds (LE); m* = 4 by search
+    gap = "sigmoid(q1) - 3*sigmoid(3*q1)"  # 3 <= m* <= 4 by bounds (LE); m* = 4 by search
     cases = [
         (("analyze", "W", "-d", "2"), "proved"),
         (("analyze", gap), "unknown"),
@@ -625,7 +625,7 @@ def test_out_and_smt2_say_which_folders_they_made(capsys, tmp_path):
     assert err == f"headfusion: made the folders {tmp_path / 'no'}, {tmp_path / 'no' / 'such'}, {deep} (not there before)\n", err
     code, out, err = run_cli(capsys, "certify", "W", "-d", "2", "--no-pdf", "--out", str(deep))
     assert code == 0 and err == ""  # nothing made this time
-    code, out, err = run_cli(capsys, "search", "sigmoid(q1) + sigmoid(3*q1 + log(2))", "--atoms", "3", "--smt2", str(tmp_path / "new" / "a.smt2"))
+    code, out, err = run_cli(capsys, "search", "sigmoid(q1) - 3*sigmoid(3*q1)", "--atoms", "3", "--smt2", str(tmp_path / "new" / "a.smt2"))
     assert code == 0 and (tmp_path / "new" / "a.smt2").exists() and err == f"headfusion: made the folder {tmp_path / 'new'} (not there before)\n"
     code, out, err = run_cli(capsys, "certify", "W", "-d", "2", "--no-pdf", "--out", str(tmp_path / "x"), "--name", "a b")
     assert code == 2 and not (tmp_path / "x").exists()  # a refused run makes nothing
@@ -634,7 +634,7 @@ def test_out_and_smt2_say_which_folders_they_made(capsys, tmp_path):
 def test_smt2_files_get_the_usual_permissions(capsys, tmp_path):
     import os
 
-    assert run_cli(capsys, "search", "sigmoid(q1) + sigmoid(3*q1 + log(2))", "--atoms", "3", "--smt2", str(tmp_path / "q.smt2"))[0] == 0
+    assert run_cli(capsys, "search", "sigmoid(q1) - 3*sigmoid(3*q1)", "--atoms", "3", "--smt2", str(tmp_path / "q.smt2"))[0] == 0
     assert run_cli(capsys, "certify", "W", "-d", "2", "--no-pdf", "--out", str(tmp_path))[0] == 0
     umask = os.umask(0)
     os.umask(umask)
@@ -645,7 +645,7 @@ def test_smt2_files_get_the_usual_permissions(capsys, tmp_path):
 def test_a_failed_start_leaves_no_checkpoint_folder(capsys, tmp_path):
     pytest.importorskip("distributed")
     folder = tmp_path / "a" / "cubes"
-    code, out, err = run_cli(capsys, "search", "sigmoid(q1) + sigmoid(3*q1 + log(2))", "--atoms", "3", "--refute", "--checkpoint", str(folder),
+    code, out, err = run_cli(capsys, "search", "sigmoid(q1) - 3*sigmoid(3*q1)", "--atoms", "3", "--refute", "--checkpoint", str(folder),
                              "--scheduler", f"tcp://127.0.0.1:{_free_port()}")
     assert code == 2 and "cannot connect" in err and not (tmp_path / "a").exists(), err
 
@@ -725,7 +725,7 @@ def test_the_progress_heartbeat_logs_between_updates(monkeypatch, capsys):
 
 
 def test_output_files_can_be_named(capsys, tmp_path):
-    gap = "sigmoid(q1) + sigmoid(3*q1 + log(2))"  # its search at m = 3 writes a query
+    gap = "sigmoid(q1) - 3*sigmoid(3*q1)"  # its search at m = 3 writes a query
     assert run_cli(capsys, "certify", gap, "--no-pdf", "--out", str(tmp_path / "a"))[0] == 0
     code, out, err = run_cli(capsys, "certify", gap, "--no-pdf", "--out", str(tmp_path / "b"), "--name", "mine")
     assert code == 0 and sorted(p.name for p in (tmp_path / "b").iterdir()) == ["mine.json", "mine.m3.smt2", "mine.tex"]

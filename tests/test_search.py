@@ -213,7 +213,7 @@ def test_query_is_deterministic():
     assert query_text(problem_from_form(form, 7), Options("plain")) != a
 
 
-S3 = "sigmoid(q1) + sigmoid(3*q1 + log(2))"  # proved bound 3 (LE), m* = 4: z3 answers m = 3 (unsat) and m = 4 (sat)
+S3 = "sigmoid(q1) - 3*sigmoid(3*q1)"  # proved bound 3 (LE), m* = 4: z3 answers m = 3 (unsat) and m = 4 (sat)
 
 
 def test_below_the_proved_bound_search_answers_from_the_kernel_checked_lemma(capsys):

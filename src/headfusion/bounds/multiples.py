@@ -39,6 +39,7 @@ from headfusion.kernel.threeslices import projected
 Poly = dict[tuple[int, ...], Fraction]
 MAX_VERTEX_SUPPORT = 300  # μ(A) from a hull only for small nested supports (the block's own V_B is known)
 MAX_DEPTH = 8
+MAX_EXPANSION = 2_000_000  # term pairs spent expanding Q′_B to test a head's denominator for V2 (box × factor terms)
 
 
 @dataclass(frozen=True)
@@ -253,13 +254,17 @@ class MultipleFinder:
     def two_adic(self, factors: Factors) -> Multiple | None:
         """V2 or CD in rank 1: binomials 1 + c·t^s·x^a dividing the product (its binomial factors, or a head's denominator
         when it divides exactly), within the kernel's work limit; the stronger of V2 alone and the best class modulus A."""
-        if _product_box(factors, 2) > MAX_POINTS:
+        box = _product_box(factors, 2)  # at least the terms of the product, which the kernel's work limit counts
+        if box > MAX_POINTS:
             return None
-        R = _product(factors, 2)
-        span = max(e[0] for e in R) - min(e[0] for e in R)
+        span = sum(k * (max(e[0] for e in f) - min(e[0] for e in f)) for f, k in ((dict(f), k) for f, k in factors))
         found = {(b[0][0], b[1], b[2]) for f, _ in factors if (b := _binomial(dict(f))) is not None}
-        found |= {b for b in self.binomials if b not in found and b[0] <= span and _divides(R, b)}
-        usable = sorted(b for b in found if (span // b[0] + 1) * len(R) <= MAX_POINTS)
+        extra = [b for b in self.binomials if b not in found and (span // b[0] + 1) * box <= MAX_POINTS]
+        if extra and box * sum(len(f) * k for f, k in factors) <= MAX_EXPANSION:
+            # a head's denominator that is no factor of Q′ itself (1 + 4x⁴ = (1 + 2x + 2x²)(1 − 2x + 2x²)): divide
+            R = _product(factors, 2)
+            found |= {b for b in extra if _divides(R, b)}
+        usable = sorted(b for b in found if (span // b[0] + 1) * box <= MAX_POINTS)
         best = Multiple(2 ** len(_levels(usable, 99)), "two-adic", levels=_levels(usable, 99)) if usable else None
         for A in sorted({a // o for a, _, _ in usable for o in range(1, a + 1, 2) if a % o == 0}):
             klass: list[tuple[int, Fraction, int]] = []

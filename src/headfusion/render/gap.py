@@ -115,7 +115,7 @@ def _three_slices(cert: dict, claim: dict) -> str:
 
 def _two_adic(cert: dict, claim: dict) -> str:
     return (rf"Lemma~\ref{{lem:V2}} stops at ${grouped(cert['summary']['two_adic_bound'])}$: one term per residue class modulo a power"
-            r" of $2$, and only the factors $\Phi_{2^\varkappa}$ of $Q'_B$ enter it.")
+            r" of $2$ (times the terms of a class polynomial, Lemma~\ref{lem:CD}), and only binomial factors of $Q'_B$ enter it.")
 
 
 def _faces(cert: dict, claim: dict) -> str:

@@ -196,8 +196,8 @@ def _composition_sentence(cert: dict, claims: dict[str, dict], summary: dict) ->
                 r" counts them); every bound used is a bound on all nonzero nonnegative multiples, so the cofactor $g$ is arbitrary."
                 rf" {over[0].upper() + over[1:]} $m^*(F)\ge {tex_int(summary['three_slice_bound'])}$.")
     if "lower:two-adic" in claims:
-        return (r"2-adic classes give more (Lemma~\ref{lem:V2}, Section~\ref{sec:twoadic}): $\Phi_{2^\varkappa}=1+x^{2^{\varkappa-1}}$ divides"
-                r" $Q'_B$ for several $\varkappa$, and each such $\varkappa$ doubles the number of residue classes modulo $2^\varkappa$ that a nonnegative"
+        return (r"2-adic classes give more (Lemma~\ref{lem:V2}, Section~\ref{sec:twoadic}): binomials $1+w\,x^a$ of distinct 2-adic valuations $k$ divide"
+                r" $Q'_B$, and each such level doubles the number of residue classes modulo $2^{k+1}$ that a nonnegative"
                 rf" multiple of $Q'_B$ meets; {over} $m^*(F)\ge {tex_int(summary['two_adic_bound'])}$.")
     if "lower:faces" in claims:
         ctx = faces_context(cert, claims)

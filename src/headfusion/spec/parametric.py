@@ -169,6 +169,7 @@ def pair_family(text: str, names: list[str]) -> tuple[Spec, str, str]:
     if not (isinstance(body, ast.BinOp) and isinstance(body.op, ast.Add) and _scaled_sigmoid(body.left, a)
             and _scaled_sigmoid(body.right, b)):
         raise SpecError(f"the theorem for every {a} ≠ {b} is proved for sigmoid({a}*q1) + sigmoid({b}*q1) only "
-                        "(Theorem P); certify one member, or run `headfusion atlas` over a grid")
+                        "(Theorem P; with biases, each member is decided by Theorem Pβ: certify one member), "
+                        "or run `headfusion atlas` over a grid")
     lift = Spec(PAIR_LIFT, None, "expression", PAIR_LIFT, "pair_lift", parse_expression(PAIR_LIFT))
     return lift, f"sigmoid({a}*q1) + sigmoid({b}*q1)", f"sigmoid_{a}_q1_sigmoid_{b}_q1_every_{a}_{b}"

@@ -10,7 +10,7 @@ import pytest
 
 from headfusion.kernel.verify import verify_certificate as kernel_replay
 from headfusion.proof.statement import verify_certificate
-from .conftest import built
+from .conftest import built, without_grid_lemmas
 
 ROOT = Path(__file__).resolve().parents[1]
 KERNEL = ROOT / "src" / "headfusion" / "kernel"
@@ -194,7 +194,8 @@ def test_a_nested_three_slice_table_names_its_polynomials_and_writes_gamma_by_ro
     table = tex[tex.index(r"\label{tab:threeslices}"):]
     table = table[:table.index(r"\end{longtable}")]
     assert "smallmatrix" not in table and r"$\Gamma$ with the rows $(1,0,0,0)$, $(0,0,0,1)$, $(0,0,1,0)$" in table
-    assert r"its $Y$: the product of the binomials of the edges $25,\ 34,\ 35,\ 45$ (14 terms)" in table  # Q′ / (f_1 f_2): edges 15, 12 removed
+    assert r"its $Y$: the edges $25,\,34,\,35,\,45$ (14 terms)" in table  # Q′ / (f_1 f_2): edges 15, 12 removed
+    assert r"$\Gamma_*Y$: the edges $23,\,24,\,34$ (5 merged into 2, 7 terms)" in table  # a collapsed factor named by its edges too
 
 
 def test_the_three_slice_claim_cites_lemma_ls(bowtie):
@@ -209,14 +210,21 @@ def test_the_slice_section_says_to_what_ls_is_applied():
     assert "to the shape below: to $R=Q'_B$" not in tex
 
 
-def test_the_two_adic_claim_writes_kappa_as_its_table_does():
+def test_the_two_adic_claim_writes_its_factors_as_its_table_does():
+    """The claim and the table name the same objects the same way: binomials 1 + w·x^a with their 2-adic valuations
+    (round 5 wrote Φ_(2^k) in the claim and κ in the table)."""
     cert = built("sigmoid(q1) + sigmoid(2*q1) + sigmoid(8*q1)")
     statement = claim_of(cert, "lower:two-adic")["statement"]
-    assert r"\Phi_{2^\varkappa}" in statement and "2^k" not in statement
+    assert "the binomial factors of Table~\\ref{tab:twoadic}" in statement and "2^k" not in statement and "varkappa" not in statement
+    tex = _tex(cert)
+    table = tex[tex.index(r"\label{tab:twoadic}"):]
+    table = table[:table.index(r"\end{longtable}")]
+    assert "$v_2=0$" in table and "$v_2=1$" in table and "$v_2=3$" in table and "varkappa" not in table and "2^k" not in table
 
 
 def test_lemma_k_is_named_one_way():
-    tex = _tex(built("proofs/tournament_complete.toml", 4))
+    with without_grid_lemmas():  # K35 supersedes Lemma K's 32 on K_4
+        tex = _tex(built("proofs/tournament_complete.toml", 4))
     assert r"\label{lem:K}" in tex and "Theorem K" not in tex and "Theorem~K" not in tex
 
 
@@ -252,7 +260,8 @@ def test_the_atlas_latex_carries_the_preamble_the_head_column_and_the_summary():
     assert all(line.endswith(r"& reduced\\") or " & " not in line for line in tex.splitlines()[tex.splitlines().index(header) + 3:][:5])
     decided = sum(1 for r in rows if r["minimum"] is not None)
     assert f"{len(rows)} points, {decided} decided ($m^*$ proved)" in tex
-    assert r"\par\noindent Lower bounds by: LS (slices) 69; V3 (three slices) 39;" in tex and "Upper bounds by the head: reduced 155." in tex
+    listed = next(line for line in (ROOT / "docs" / "atlas" / "graphs-6.md").read_text(encoding="utf-8").splitlines() if line.startswith("- Lower bounds by: "))
+    assert r"\par\noindent " + listed[2:] in tex and "Upper bounds by the head: reduced 155." in tex
     assert LEGEND in atlas_markdown(rows, data["title"], names, note)
 
 

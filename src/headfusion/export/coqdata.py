@@ -1,0 +1,70 @@
+"""Gallina text for the exact data of a certificate: rationals, exponents, polynomials, trees.
+
+Every literal is written with its scope (`%Q`) or inside a file that opens Z_scope, so that Coq reads
+exactly the number the certificate holds.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Iterable, Sequence
+
+Poly = dict[tuple[int, ...], Fraction]
+
+
+def q(value: Fraction | int) -> str:
+    """A rational as Coq's Q: (n#d)%Q."""
+    value = Fraction(value)
+    return f"({value.numerator}#{value.denominator})%Q"
+
+
+def zlist(values: Iterable[int]) -> str:
+    """A list of integers (Z_scope is open in the generated file)."""
+    return "[" + "; ".join(str(v) for v in values) + "]"
+
+
+def qlist(values: Iterable[Fraction]) -> str:
+    """A list of rationals."""
+    return "[" + "; ".join(q(v) for v in values) + "]"
+
+
+def nlist(values: Iterable[int]) -> str:
+    """A list of naturals."""
+    return "[" + "; ".join(f"{v}%nat" for v in values) + "]"
+
+
+def poly(p: Poly) -> str:
+    """A polynomial as its list of terms, in lexicographic order of exponents (deterministic)."""
+    return "[" + "; ".join(f"({zlist(e)}, {q(c)})" for e, c in sorted(p.items())) + "]"
+
+
+def wrap(items: Sequence[str], indent: str = "  ") -> str:
+    """A Coq list of long items, one per line."""
+    if not items:
+        return "[]"
+    return "[\n" + ";\n".join(indent + item for item in items) + "\n]"
+
+
+def tree(nodes: list, index: int = 0) -> str:
+    """The nested Coq term of a refutation tree given as the certificate's flat list (split, count, layer, farkas).
+
+    Iterative, so a deep tree does not exhaust Python's stack."""
+    out: list[str] = []
+    stack: list[object] = [index]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            out.append(item)
+            continue
+        node = nodes[item]  # type: ignore[index]
+        kind = node[0]
+        if kind == "split":
+            out.append(f"(Split {zlist(node[1])} ")
+            stack += [")", node[3], " ", node[2]]
+        elif kind == "count":
+            out.append("Count")
+        elif kind == "layer":
+            out.append(f"(Layer {node[1]})")
+        else:
+            out.append(f"(Farkas {node[1]})")
+    return "".join(out)

@@ -298,15 +298,15 @@ def _tree_text(cid: str, ev: dict, blocks: list[Block], model: Model) -> tuple[s
         return None, "an empty box of rank 0"
     vectors = []
     for vec in ev["multipliers"]:
-        vectors.append("[" + "; ".join(f"({'true' if side == 'D' else 'false'}, {g.zlist(e)}, {g.q(rational(lam))})" for side, e, lam in vec) + "]")
+        vectors.append("[" + "; ".join(g.multiplier(side, e, rational(lam)) for side, e, lam in vec) + "]")
     name = _tree_name(cid)
     tag = cid.replace(":", "_")
     return (f"(* Claim {cid} (Lemma LR): a refutation tree at m = {m}, replayed by HFTree.replay (soundness: HFTree.replay_sound). *)\n"
             f"Definition {tag}_tree : tree := {term}.\n"
             f"Definition {tag}_multipliers : list mvec := {g.wrap(vectors)}.\n"
             f"Definition {tag}_B : lblock := nth 0 lblocks (LBlk [] [] []).\n"
-            f"Lemma {tag}_replays : replay (length (lgens {tag}_B)) (box_sizes (length (lgens {tag}_B)) (norm (padd (pscale c (lQ {tag}_B)) (lP {tag}_B))) (norm (lQ {tag}_B)) {m}%nat)\n"
-            f"  (norm (padd (pscale c (lQ {tag}_B)) (lP {tag}_B))) (norm (lQ {tag}_B)) {m}%nat {tag}_multipliers {tag}_tree [] [] = true.\n"
+            f"Lemma {tag}_replays : replay_tree (length (lgens {tag}_B)) (norm (padd (pscale c (lQ {tag}_B)) (lP {tag}_B))) (norm (lQ {tag}_B))\n"
+            f"  {m}%nat {tag}_multipliers {tag}_tree = true.\n"
             "Proof. vm_compute. reflexivity. Qed.\n"
             f"Theorem {name} : mstar_ge n F {m + 1}.\n"
             f"Proof.\n  apply (tree_bound n F c {tag}_B {m} {tag}_multipliers {tag}_tree); [exact lattice_check | exact F_expform | | exact {tag}_replays].\n"

@@ -18,6 +18,11 @@ def q(value: Fraction | int) -> str:
     return f"({value.numerator}#{value.denominator})%Q"
 
 
+def z(value: int) -> str:
+    """An integer argument (negative ones in parentheses)."""
+    return f"({value})" if value < 0 else str(value)
+
+
 def zlist(values: Iterable[int]) -> str:
     """A list of integers (Z_scope is open in the generated file)."""
     return "[" + "; ".join(str(v) for v in values) + "]"
@@ -59,7 +64,7 @@ def tree(nodes: list, index: int = 0) -> str:
         node = nodes[item]  # type: ignore[index]
         kind = node[0]
         if kind == "split":
-            out.append(f"(Split {zlist(node[1])} ")
+            out.append(f"(S1 {z(node[1][0])} " if len(node[1]) == 1 else f"(Split {zlist(node[1])} ")
             stack += [")", node[3], " ", node[2]]
         elif kind == "count":
             out.append("Count")
@@ -68,3 +73,11 @@ def tree(nodes: list, index: int = 0) -> str:
         else:
             out.append(f"(Farkas {node[1]})")
     return "".join(out)
+
+
+def multiplier(side: str, e: list[int], lam: Fraction) -> str:
+    """One entry (row, λ) of a Farkas vector: Dz/Nz for an integer λ, Dq/Nq for a fraction (HFTree)."""
+    row = "D" if side == "D" else "N"
+    if lam.denominator == 1:
+        return f"{row}z {zlist(e)} {z(lam.numerator)}"
+    return f"{row}q {zlist(e)} {z(lam.numerator)} {lam.denominator}"

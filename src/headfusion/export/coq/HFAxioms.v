@@ -120,8 +120,7 @@ Axiom LR_box : forall n F c B m h, lattice_ok n [B] = true -> expform n F c [B] 
 (* Lemma LR: a replayed refutation tree at m proves m*(F) >= m + 1 (the replay's soundness is HFTree's theorem). *)
 Theorem tree_bound : forall n F c B m mults t, lattice_ok n [B] = true -> expform n F c [B] ->
   coprime (length (lgens B)) (lP B) (lQ B) ->
-  replay (length (lgens B)) (box_sizes (length (lgens B)) (norm (padd (pscale c (lQ B)) (lP B))) (norm (lQ B)) m)
-         (norm (padd (pscale c (lQ B)) (lP B))) (norm (lQ B)) m mults t [] [] = true ->
+  replay_tree (length (lgens B)) (norm (padd (pscale c (lQ B)) (lP B))) (norm (lQ B)) m mults t = true ->
   mstar_ge n F (S m).
 Proof.
   intros n F c B m mults t Hl He Hc Hr h Hh.

@@ -38,6 +38,13 @@ Definition admissible (r : nat) (P Q : poly) (m : nat) (g : expo -> R) : Prop :=
 (* ---- The tree and its replay ---- *)
 Definition mvec := list (bool * expo * Q).
 Inductive tree := Split (e : expo) (out_child in_child : tree) | Count | Layer (c : nat) | Farkas (k : nat).
+(* Short typed constructors for the exported data (they keep coqc's elaboration linear and cheap). *)
+Definition Dz (e : expo) (l : Z) : bool * expo * Q := (true, e, inject_Z l).
+Definition Nz (e : expo) (l : Z) : bool * expo * Q := (false, e, inject_Z l).
+Definition Dq (e : expo) (l : Z) (d : positive) : bool * expo * Q := (true, e, Qmake l d).
+Definition Nq (e : expo) (l : Z) (d : positive) : bool * expo * Q := (false, e, Qmake l d).
+Definition S1 (x : Z) (t_out t_in : tree) : tree := Split [x] t_out t_in.
+
 Definition mem (e : expo) (l : list expo) : bool := existsb (expo_eqb e) l.
 Lemma mem_In : forall e l, mem e l = true -> In e l.
 Proof.
@@ -58,21 +65,31 @@ Definition layer_points (sizes : list Z) (Q : poly) (c : nat) : list expo :=
            (filter (fun a => Z.eqb (nth c a 0%Z) 0) (box_points sizes)).
 Definition farkas_form (P Q : poly) (v : mvec) : poly :=
   flat_map (fun x : bool * expo * QArith_base.Q => let '(isD, e, lam) := x in map (fun t => (vsub e (fst t), (lam * snd t)%Q)) (if isD then Q else P)) v.
+(* A vector cancels: Σ λ·row vanishes on every unknown g_a of the box (checked once per vector). *)
+Definition cancels (sizes : list Z) (P Q : poly) (v : mvec) : bool :=
+  forallb (fun t => negb (inbox sizes (fst t))) (norm (farkas_form P Q v)).
+(* At a leaf: rows with λ < 0 and N rows are equalities (OUT, or outside E), and some D row with λ > 0 is IN. *)
 Definition farkas_ok (sizes : list Z) (P Q : poly) (v : mvec) (ins outs : list expo) : bool :=
-  forallb (fun t => negb (inbox sizes (fst t))) (norm (farkas_form P Q v))
-  && forallb (fun x : bool * expo * QArith_base.Q => let '(isD, e, lam) := x in
+  forallb (fun x : bool * expo * QArith_base.Q => let '(isD, e, lam) := x in
        if isD && Qle_bool 0 lam then true else mem e outs || nobox sizes Q e) v
   && existsb (fun x : bool * expo * QArith_base.Q => let '(isD, e, lam) := x in isD && qpos lam && mem e ins) v.
 
-Fixpoint replay (r : nat) (sizes : list Z) (P Q : poly) (m : nat) (mults : list (mvec))
+(* lps: the points of E on each lowest layer (layer_points, computed once: see replay_tree). *)
+Fixpoint replay (r : nat) (sizes : list Z) (P Q : poly) (m : nat) (mults : list mvec) (lps : list (list expo))
          (t : tree) (ins outs : list expo) : bool :=
   match t with
   | Split e t_out t_in => Nat.eqb (length e) r && negb (mem e ins) && negb (mem e outs)
-                          && replay r sizes P Q m mults t_out ins (e :: outs) && replay r sizes P Q m mults t_in (e :: ins) outs
+                          && replay r sizes P Q m mults lps t_out ins (e :: outs) && replay r sizes P Q m mults lps t_in (e :: ins) outs
   | Count => Nat.ltb m (length ins)
-  | Layer c => Nat.ltb c r && forallb (fun t => Nat.eqb (length (fst t)) r) Q && forallb (fun e => mem e outs) (layer_points sizes Q c)
-  | Farkas k => farkas_ok sizes P Q (nth k mults []) ins outs
+  | Layer c => Nat.ltb c r && forallb (fun e => mem e outs) (nth c lps [])
+  | Farkas k => Nat.ltb k (length mults) && farkas_ok sizes P Q (nth k mults []) ins outs
   end.
+
+(* The whole check: every vector cancels, Q' has r coordinates, and the tree replays from the root. *)
+Definition replay_tree (r : nat) (P Q : poly) (m : nat) (mults : list mvec) (t : tree) : bool :=
+  let sizes := box_sizes r P Q m in
+  forallb (cancels sizes P Q) mults && forallb (fun t => Nat.eqb (length (fst t)) r) Q
+  && replay r sizes P Q m mults (map (layer_points sizes Q) (seq 0 r)) t [] [].
 
 (* ---- Soundness ---- *)
 Lemma peval_nonzero_term : forall v p, peval v p <> 0 -> exists t, In t p /\ Q2R (snd t) * v (fst t) <> 0.
@@ -121,10 +138,10 @@ Qed.
 
 Lemma farkas_sound : forall r P Q m g v ins outs, admissible r P Q m g ->
   (forall e, In e ins -> 0 < Dv g Q e) -> (forall e, In e outs -> Dv g Q e = 0) ->
-  farkas_ok (box_sizes r P Q m) P Q v ins outs = true -> False.
+  cancels (box_sizes r P Q m) P Q v = true -> farkas_ok (box_sizes r P Q m) P Q v ins outs = true -> False.
 Proof.
-  intros r P Q m g v ins outs Hadm Hin Hout H; pose proof Hadm as [Hbox [Hpos [Hsub _]]].
-  unfold farkas_ok in H; apply andb_prop in H; destruct H as [H H3]; apply andb_prop in H; destruct H as [H1 H2].
+  intros r P Q m g v ins outs Hadm Hin Hout H1 H; pose proof Hadm as [Hbox [Hpos [Hsub _]]].
+  unfold farkas_ok in H; apply andb_prop in H; destruct H as [H2 H3]; unfold cancels in H1.
   assert (Hz : peval g (farkas_form P Q v) = 0).
   { rewrite <- norm_eval; apply peval_zero_terms; intros t Ht; rewrite forallb_forall in H1; specialize (H1 t Ht).
     destruct (Req_dec (g (fst t)) 0) as [Z|Z]; auto. apply Hbox in Z; rewrite Z in H1; discriminate. }
@@ -212,28 +229,35 @@ Proof.
 Qed.
 
 Theorem replay_sound : forall r P Q m mults t ins outs g, admissible r P Q m g ->
-  replay r (box_sizes r P Q m) P Q m mults t ins outs = true -> NoDup ins ->
+  forallb (cancels (box_sizes r P Q m) P Q) mults = true -> forallb (fun t => Nat.eqb (length (fst t)) r) Q = true ->
+  replay r (box_sizes r P Q m) P Q m mults (map (layer_points (box_sizes r P Q m) Q) (seq 0 r)) t ins outs = true -> NoDup ins ->
   (forall e, In e ins -> length e = r /\ 0 < Dv g Q e) -> (forall e, In e outs -> Dv g Q e = 0) -> False.
 Proof.
-  intros r P Q m mults t; induction t as [e t1 IH1 t2 IH2 | | c | k]; intros ins outs g Hadm H Hnd Hin Hout; simpl in H.
+  intros r P Q m mults t; induction t as [e t1 IH1 t2 IH2 | | c | k]; intros ins outs g Hadm Hc HQ H Hnd Hin Hout; simpl in H.
   - apply andb_prop in H; destruct H as [H H4]; apply andb_prop in H; destruct H as [H H3]; apply andb_prop in H; destruct H as [H H2];
     apply andb_prop in H; destruct H as [H0 H1]; apply Nat.eqb_eq in H0.
     pose proof Hadm as [_ [Hpos _]]. destruct (Rle_lt_or_eq_dec 0 (Dv g Q e) (Hpos e)) as [Hp|Hz].
-    + apply (IH2 (e :: ins) outs g Hadm H4); auto.
+    + apply (IH2 (e :: ins) outs g Hadm Hc HQ H4); auto.
       * constructor; auto. intro Hi; apply In_mem in Hi; rewrite Hi in H1; discriminate.
       * intros f [<-|Hf]; auto.
-    + apply (IH1 ins (e :: outs) g Hadm H3); auto. intros f [<-|Hf]; auto.
+    + apply (IH1 ins (e :: outs) g Hadm Hc HQ H3); auto. intros f [<-|Hf]; auto.
   - pose proof Hadm as [_ [_ [_ [Hcount _]]]]. apply Nat.ltb_lt in H.
     assert (length ins <= m)%nat by (apply Hcount; auto; intros e He; specialize (Hin e He); split; [tauto | lra]). lia.
-  - apply andb_prop in H; destruct H as [H H2]; apply andb_prop in H; destruct H as [H0 H1]; apply Nat.ltb_lt in H0.
-    exact (layer_sound r P Q m g c outs Hadm Hout H0 H1 H2).
-  - exact (farkas_sound r P Q m g _ ins outs Hadm (fun e He => proj2 (Hin e He)) Hout H).
+  - apply andb_prop in H; destruct H as [H0 H2]; apply Nat.ltb_lt in H0.
+    rewrite (nth_indep _ [] (layer_points (box_sizes r P Q m) Q 0%nat)) in H2 by (rewrite map_length, seq_length; auto).
+    rewrite map_nth, seq_nth in H2 by auto; simpl in H2.
+    exact (layer_sound r P Q m g c outs Hadm Hout H0 HQ H2).
+  - apply andb_prop in H; destruct H as [H0 H]; apply Nat.ltb_lt in H0.
+    rewrite forallb_forall in Hc; specialize (Hc (nth k mults []) (nth_In _ _ H0)).
+    exact (farkas_sound r P Q m g _ ins outs Hadm (fun e He => proj2 (Hin e He)) Hout Hc H).
 Qed.
 
 (* A replayed tree leaves no admissible cofactor g. *)
-Corollary refutation_sound : forall r P Q m mults t, replay r (box_sizes r P Q m) P Q m mults t [] [] = true ->
+Corollary refutation_sound : forall r P Q m mults t, replay_tree r P Q m mults t = true ->
   forall g, ~ admissible r P Q m g.
 Proof.
-  intros r P Q m mults t H g Hadm; apply (replay_sound r P Q m mults t [] [] g Hadm H); simpl; auto; [constructor | tauto | tauto].
+  intros r P Q m mults t H g Hadm; unfold replay_tree in H; cbv zeta in H.
+  apply andb_prop in H; destruct H as [H H3]; apply andb_prop in H; destruct H as [H1 H2].
+  apply (replay_sound r P Q m mults t [] [] g Hadm H1 H2 H3); simpl; auto; [constructor | tauto | tauto].
 Qed.
 Close Scope R_scope.

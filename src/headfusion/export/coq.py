@@ -15,7 +15,7 @@ from fractions import Fraction
 from math import prod
 
 from headfusion.export import coqdata as g
-from headfusion.export.lowest import Shape, coprime_proof, newton_proof
+from headfusion.export.lowest import Shape, coprime_proof, edges_proof, newton_proof
 from headfusion.kernel.base import CheckFailed, SchemaError, integer, rational
 from headfusion.kernel.model import Model, group_polys, model_from_json, relative_keys
 from headfusion.kernel.poly import divide, lattice_coordinates, poly_from_json
@@ -107,6 +107,17 @@ def _export(cert: object) -> CoqFile:
             lowers.append((prod(ks), "lower_newton", frozenset(lowest_terms | cited | {"L5_LP"})))
         else:
             out.left_out.append(("lower:newton", reason))
+    edges = claims.get("lower:edges")
+    if edges is not None:
+        used.add("lower:edges")
+        text, bound, reason = edges_proof(shapes, newton["evidence"], edges["evidence"], [b.shape for b in blocks]) \
+            if coprime_ok and newton is not None else (None, 0, "lowest terms or lower:newton not exported")
+        if text is not None:
+            body.append(text)
+            out.exported.append("lower:edges")
+            lowers.append((bound, "lower_edges", frozenset(lowest_terms | {"LE_LP"})))
+        else:
+            out.left_out.append(("lower:edges", reason))
     upper = claims.get("upper")
     if upper is not None:
         used.add("upper")

@@ -134,3 +134,28 @@ def newton_proof(shapes: list[Shape], ev: dict, coprime_ev: dict | None) -> tupl
             return None, [], f"shape {s}: Newton method {method!r} is not exported yet", set()
     return ("(* Newton vertices (claim lower:newton): integer witnesses (L5) or a parallelepiped (Lemma LZ). *)\n"
             + "\n".join(parts)), counts, "", cited
+
+
+def edges_proof(shapes: list[Shape], newton_ev: dict, edges_ev: dict, block_shapes: list[int]) -> tuple[str | None, int, str]:
+    """Coq theorem lower_edges (Lemma LE): per shape the listed vertices and a spanning tree of rigid edges."""
+    if len(edges_ev["shapes"]) != len(shapes) or any(item.get("method") != "vertices" for item in newton_ev["shapes"]):
+        return None, 0, "rigid edges need the vertices listed by lower:newton"
+    parts, counts = [], []
+    for s, (item, edges) in enumerate(zip(newton_ev["shapes"], edges_ev["shapes"])):
+        pairs = [(tuple(integer(x) for x in v), [integer(x) for x in w]) for v, w in item["vertices"]]
+        counts.append(len(pairs))
+        listed = "[" + "; ".join(f"({g.zlist(v)}, {g.zlist(w)})" for v, w in pairs) + "]"
+        es = "[" + "; ".join(f"({g.zlist(u)}, {g.zlist(w)}, {g.zlist(c)})" for u, w, c in edges["edges"]) + "]"
+        parts.append(f"Definition shape{s}_rigid : list (expo * expo) * list (expo * expo * expo) := ({listed}, {es}).")
+    bound = 1
+    for b in block_shapes:
+        bound *= counts[b]
+    data = "[" + "; ".join(f"shape{b}_rigid" for b in block_shapes) + "]"
+    steps = "  apply Forall2_cons; [split; vm_compute; reflexivity|].\n" * len(block_shapes)
+    return ("(* Claim lower:edges (Lemma LE): per shape, the witnessed vertices of Newt(Q'_B) and a spanning tree of rigid edges. *)\n"
+            + "\n".join(parts) + "\n"
+            f"Lemma edges_check : Forall2 (fun B d => witnesses_ok (lQ B) (fst d) = true /\\ rigid_ok (lP B) (lQ B) (map fst (fst d)) (snd d) = true)\n"
+            f"  lblocks {data}.\nProof.\n  unfold lblocks, blocks; simpl.\n{steps}  apply Forall2_nil.\nQed.\n"
+            f"Theorem lower_edges : mstar_ge n F {bound + 1}.\n"
+            f"Proof.\n  exact (LE_LP n F c lblocks {data} lattice_check F_expform blocks_coprime edges_check\n"
+            "    ltac:(apply Nat.ltb_lt; vm_compute; reflexivity)).\nQed."), bound + 1, ""

@@ -201,3 +201,13 @@ def test_coqc_rejects_a_forged_false_bound(library: Path, tmp_path: Path) -> Non
     assert out.lower == 8
     (library / "ForgedTree.v").write_text(out.text, encoding="utf-8")
     assert _coqc(library, "ForgedTree.v").returncode != 0
+
+
+@needs_coq
+@pytest.mark.slow
+def test_the_library_theorems_rest_on_no_lemma_axiom(library: Path) -> None:
+    """The construction, the exp-form identity and the tree replay are proved: only Coq's axioms of the reals."""
+    for theorem in ("HFUpper.upper_sound", "HFSem.expform_sound", "HFTree.replay_sound", "HFTree.refutation_sound"):
+        (library / "Chk.v").write_text(f"From HF Require Import HFSem HFUpper HFTree.\nPrint Assumptions {theorem}.\n", encoding="utf-8")
+        run = _coqc(library, "Chk.v")
+        assert run.returncode == 0 and assumptions(run.stdout) <= REALS, (theorem, run.stdout[-500:])

@@ -158,18 +158,11 @@ class Block:
     cofactor: dict[tuple[int, ...], Fraction]
 
 
-def _strip(p: dict) -> dict[tuple[int, ...], Fraction]:
-    """Drop the power of t (always 0 here: rational weights)."""
-    if any(e[-1] for e in p):
-        raise InputError("a polynomial with powers of t: not exported")
-    return {e[:-1]: c for e, c in p.items()}
-
-
 def _shapes(ev: dict) -> list[Shape]:
     shapes = []
     for s in ev["shapes"]:
         rank = len(s["rows"])
-        shapes.append(Shape(rank, _strip(poly_from_json(s["P"], rank + 1)), _strip(poly_from_json(s["Q"], rank + 1))))
+        shapes.append(Shape(rank, g.strip_t(poly_from_json(s["P"], rank + 1)), g.strip_t(poly_from_json(s["Q"], rank + 1))))
     return shapes
 
 
@@ -205,7 +198,7 @@ def _blocks(model: Model, ev: dict) -> list[Block]:
         H = divide(Q, Qs)
         if H is None:
             raise InputError(f"block {i}: Q'_B does not divide its heads' Q_B")
-        out.append(Block(i, s, rank, gens, heads, _strip(H)))
+        out.append(Block(i, s, rank, gens, heads, g.strip_t(H)))
     return out
 
 
@@ -264,7 +257,7 @@ def _newton_theorem(n: int, ks: list[int]) -> str:
 
 def _block_head(n: int, b: Block, ev: dict) -> list[tuple[list[Fraction], Fraction, Fraction, tuple[int, ...]]]:
     item = ev["heads"][b.shape]
-    N, D = _strip(poly_from_json(item["N"], b.rank + 1)), _strip(poly_from_json(item["D"], b.rank + 1))
+    N, D = g.strip_t(poly_from_json(item["N"], b.rank + 1)), g.strip_t(poly_from_json(item["D"], b.rank + 1))
     atoms = []
     for e, w in sorted(D.items()):
         key = [sum((Fraction(x) * gen[j] for x, gen in zip(e, b.gens)), Fraction(0)) for j in range(n)]

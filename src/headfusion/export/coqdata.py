@@ -9,7 +9,16 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Iterable, Sequence
 
+from headfusion.spec.errors import InputError
+
 Poly = dict[tuple[int, ...], Fraction]
+
+
+def strip_t(p: dict) -> Poly:
+    """A polynomial in (x, t) without its power of t, which must be 0 (rational weights only)."""
+    if any(e[-1] for e in p):
+        raise InputError("a polynomial with powers of t (weights e^b): not exported")
+    return {e[:-1]: c for e, c in p.items()}
 
 
 def q(value: Fraction | int) -> str:

@@ -26,15 +26,11 @@ class Shape:
     Q: Poly
 
 
-def _strip(p: dict) -> Poly:
-    return {e[:-1]: c for e, c in p.items() if not e[-1]} if not any(e[-1] for e in p) else {}
-
-
 def _factors(shape: Shape, entry: dict) -> tuple[list[tuple[Poly, int, dict]], Poly] | None:
     """The stated factors (poly, multiplicity, evidence) and the unit u = Q'_B / Π f^ν (None: u is not a monomial)."""
     factors, rest = [], dict(shape.Q)
     for item in entry["factors"]:
-        f = _strip(poly_from_json(item["poly"], shape.rank + 1))
+        f = g.strip_t(poly_from_json(item["poly"], shape.rank + 1))
         e = integer(item["multiplicity"])
         if not f:
             return None
@@ -91,8 +87,8 @@ def coprime_proof(shapes: list[Shape], ev: dict) -> tuple[str | None, str, set[s
                 steps.append(f"LC_binomial {r} shape{s}_P shape{s}_f{i} {g.zlist(eta)} {CHECK} {CHECK} {CHECK}")
                 cited.add("LC_binomial")
             elif item["reason"] == "bezout":
-                A = _strip(poly_from_json(item["A"], 2))
-                B = _strip(poly_from_json(item["B"], 2))
+                A = g.strip_t(poly_from_json(item["A"], 2))
+                B = g.strip_t(poly_from_json(item["B"], 2))
                 a = [integer(x) for x in item["substitution"]]
                 steps.append(f"LB_bezout {r} shape{s}_P shape{s}_f{i} {g.zlist(a)} {g.poly(A)} {g.poly(B)} {CHECK} {CHECK} {CHECK}")
                 cited.add("LB_bezout")

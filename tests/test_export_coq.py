@@ -137,20 +137,20 @@ def _tamper(text: str, anchor: str, old: str, new: str) -> str:
 
 
 TAMPER_W3 = [  # (anchor, old, new): each changes one number of W_3's file
-    ("Definition shape0_P", "(1#1)", "(2#1)"),  # a coefficient of P'_B
-    ("Definition shape0_Q", "([1], (1#1)", "([1], (3#1)"),  # a coefficient of Q'_B
-    ("shape0_P shape0_Q [([0]", "(1#1)", "(2#1)"),  # a cofactor H_B
+    ("Definition shape0_P", "1%Q", "2%Q"),  # a coefficient of P'_B
+    ("Definition shape0_Q", "([1], 1%Q)", "([1], 3%Q)"),  # a coefficient of Q'_B
+    ("shape0_P shape0_Q [([0]", "1%Q", "2%Q"),  # a cofactor H_B
     ("[BH 0", "[[1]; [0]]", "[[2]; [0]]"),  # a lattice exponent of an atom
-    ("Blk [[", "(1#1)", "(2#1)"),  # a lattice generator
-    ("Definition shape0_u", "(1#1)", "(2#1)"),  # the unit of the factorisation
+    ("Blk [[", "1%Q", "2%Q"),  # a lattice generator
+    ("Definition shape0_u", "1%Q", "2%Q"),  # the unit of the factorisation
     ("LC_binomial 1 shape0_P shape0_f0", "[1]", "[2]"),  # η of the binomial remainder
     ("Definition shape0_V", ":= 2.", ":= 3."),  # a Newton count
     ("Theorem lower_newton", "F 8", "F 9"),  # the bound
-    ("Definition block_heads", "(1#1)%Q (0#1)", "(2#1)%Q (0#1)"),  # a weight of the construction
-    ("Definition block_heads", "(1#1)%Q (1#1)", "(1#1)%Q (2#1)"),  # a value of the construction
+    ("Definition block_heads", "] 1%Q 0%Q", "] 2%Q 0%Q"),  # a weight of the construction
+    ("Definition block_heads", "] 1%Q 1%Q", "] 1%Q 2%Q"),  # a value of the construction
     ("Theorem upper", "F 8", "F 7"),  # the construction's size
-    ("Definition heads", "QA [(1#1)", "QA [(2#1)"),  # a key of the model
-    ("Definition heads", "(1#1)%Q (1#1)%Q;", "(1#1)%Q (3#1)%Q;"),  # a value of the model
+    ("Definition heads", "QA [1%Q", "QA [2%Q"),  # a key of the model
+    ("Definition heads", "] 1%Q 1%Q;", "] 1%Q 3%Q;"),  # a value of the model
     ("Definition n ", ":= 3.", ":= 4."),  # the dimension
 ]
 TAMPER_TREE = [  # σ(q1) + σ(2q1) + σ(3q1): the tree at m = 6 and its evidence
@@ -161,7 +161,7 @@ TAMPER_TREE = [  # σ(q1) + σ(2q1) + σ(3q1): the tree at m = 6 and its evidenc
     ("Definition search_m6_tree", "(Layer 0)", "(Layer 1)"),  # a leaf's coordinate
     ("Lemma search_m6_replays", "6%nat", "7%nat"),  # the m of the box
     ("Theorem lower_search_m6", "F 7", "F 8"),  # the bound
-    ("LB_bezout 1 shape0_P shape0_f0 [1]", "[([-1], (-1#1)%Q)]", "[([-1], (-2#1)%Q)]"),  # a Bézout coefficient
+    ("LB_bezout 1 shape0_P shape0_f0 [1]", "[([-1], (-1)%Q)]", "[([-1], (-2)%Q)]"),  # a Bézout coefficient
 ]
 
 

@@ -22,8 +22,10 @@ def strip_t(p: dict) -> Poly:
 
 
 def q(value: Fraction | int) -> str:
-    """A rational as Coq's Q: (n#d)%Q."""
+    """A rational as Coq's Q: n%Q for an integer, (n#d)%Q for a fraction."""
     value = Fraction(value)
+    if value.denominator == 1:
+        return f"({value.numerator})%Q" if value < 0 else f"{value.numerator}%Q"
     return f"({value.numerator}#{value.denominator})%Q"
 
 

@@ -73,6 +73,13 @@ def test_cli_writes_the_library_and_prints_the_command(tmp_path: Path, w3: dict,
     last = capsys.readouterr().out.strip().splitlines()[-1]
     assert last == " && ".join(f"coqc -Q . HF {f}" for f in (*LIBRARY, "W_d3.v"))
     assert sorted(p.name for p in (tmp_path / "coq").iterdir()) == sorted((*LIBRARY, "W_d3.v"))
+    assert main(["export", "--coq", str(path), "--out", str(tmp_path / "coq"), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (data["file"], data["lower"], data["upper"], data["left_out"]) == ("W_d3.v", 8, 8, [])
+    every = dict(w3, spec={**w3["spec"], "every_d": True})
+    path.write_text(json.dumps(every), encoding="utf-8")
+    assert main(["export", "--coq", str(path), "--out", str(tmp_path / "coq")]) == 2  # the theorem for every d: refused
+    assert "every d" in capsys.readouterr().err
 
 
 # ---------------------------------------------------------------- coqc (slow)

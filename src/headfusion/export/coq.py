@@ -70,11 +70,16 @@ def _claims(cert: dict) -> dict[str, dict]:
 def _export(cert: object) -> CoqFile:
     if not isinstance(cert, dict) or cert.get("format") != FORMAT:
         raise InputError(f"not a certificate: the format must be {FORMAT}")
+    spec = cert.get("spec") if isinstance(cert.get("spec"), dict) else {}
+    if spec.get("every_d") or spec.get("every") is not None or spec.get("graphs"):
+        raise InputError("a theorem for every d (or every pair, or a family of graphs) is not exported to Coq: certify one member")
     model = model_from_json(cert["model"])
     if any(a.bias for _, atoms in model.heads for a in atoms):
         raise InputError("weights e^b (rational biases) are not exported to Coq yet: only rational weights")
     claims = _claims(cert)
-    name = coq_name(cert.get("spec", {}).get("slug"))
+    if "exp-form" not in claims:
+        raise InputError("the certificate has no exp-form claim: nothing to export")
+    name = coq_name(spec.get("slug"))
     n = model.dimension
     out = CoqFile(name, "", None, None)
     blocks = _blocks(model, claims["exp-form"]["evidence"])

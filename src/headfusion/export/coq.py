@@ -329,8 +329,10 @@ def _theorem_text(n: int, best: tuple[int, str, frozenset[str]] | None, upper: i
         return f"(* The theorem: what the exported claims prove. *)\nTheorem main : mstar_le n F {upper}.\nProof. exact upper. Qed."
     if upper is None:
         return f"(* The theorem: what the exported claims prove. *)\nTheorem main : mstar_ge n F {best[0]}.\nProof. exact {best[1]}. Qed."
-    claim = f"m*(F) = {upper}" if best[0] == upper else f"{best[0]} <= m*(F) <= {upper}"
-    return (f"(* The theorem: {claim}. *)\n"
+    if best[0] == upper:
+        return (f"(* The theorem: m*(F) = {upper}. *)\n"
+                f"Theorem main : mstar_eq n F {upper}.\nProof. exact (conj {best[1]} upper). Qed.")
+    return (f"(* The theorem: {best[0]} <= m*(F) <= {upper}. *)\n"
             f"Theorem main : mstar_ge n F {best[0]} /\\ mstar_le n F {upper}.\nProof. exact (conj {best[1]} upper). Qed.")
 
 

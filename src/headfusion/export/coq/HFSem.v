@@ -25,6 +25,8 @@ Definition mstar_ge (n : nat) (F : list R -> R) (m : nat) : Prop :=
 (* m*(F) <= m: some head with at most m atoms represents F on R^n. *)
 Definition mstar_le (n : nat) (F : list R -> R) (m : nat) : Prop :=
   exists h, represents n h F /\ (length h <= m)%nat.
+(* m*(F) = m. *)
+Definition mstar_eq (n : nat) (F : list R -> R) (m : nat) : Prop := mstar_ge n F m /\ mstar_le n F m.
 
 (* ---- The model: F = c + Σ_h a_h·H_h with exact rational data ---- *)
 Record qatom := QA { qkey : list Q; qweight : Q; qvalue : Q }.

@@ -10,6 +10,7 @@ from headfusion.cli.atlas import cmd_atlas
 from headfusion.cli.certify import cmd_certify
 from headfusion.cli.common import HelpFormatter, Parser
 from headfusion.cli.explore import cmd_explore
+from headfusion.cli.export import cmd_export
 from headfusion.cli.search import cmd_search
 from headfusion.cli.verify import cmd_verify
 from headfusion.guards import checked
@@ -111,6 +112,13 @@ def build_parser() -> argparse.ArgumentParser:
                         help=f"wall-clock limit of the replay in seconds, killed past it or past 2 GB (default {VERIFY_TIMEOUT:g})")
     _add_output(verify)
     verify.set_defaults(handler=cmd_verify)
+
+    export = add("export", "a certificate for a proof assistant: Coq re-checks its computations")
+    export.add_argument("certificate", help="a certificate .json written by certify")
+    export.add_argument("--coq", action="store_true", help="write a Coq 8.16 file and the library it loads (required: the only format)")
+    export.add_argument("--out", default="out", help="output folder")
+    _add_output(export)
+    export.set_defaults(handler=cmd_export)
 
     search_ = add("search", "complete finite search (z3) for a head with at most M atoms")
     _add_spec(search_)

@@ -1,0 +1,351 @@
+"""`headfusion export --coq`: a certificate as a Coq file whose computations Coq's kernel re-checks.
+
+The file rebuilds F from the certificate's model, checks the exponential-form identity block by block,
+lowest terms (binomial remainders, Bézout identities), the construction (a theorem, no axiom), Newton
+vertices (witnesses or Lemma LZ) and refutation trees (a replay whose soundness is a theorem), and states
+m*(F) ≥ lower and m*(F) ≤ upper from the claims it exported.  Claims it does not export are listed in the
+file's header and left out of the theorem, never assumed.  Pure: certificate JSON in, text out.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from fractions import Fraction
+from math import prod
+
+from headfusion.export import coqdata as g
+from headfusion.export.lowest import Shape, coprime_proof, edges_proof, newton_proof
+from headfusion.kernel.base import CheckFailed, SchemaError, integer, rational
+from headfusion.kernel.model import Model, group_polys, model_from_json, relative_keys
+from headfusion.kernel.poly import divide, lattice_coordinates, poly_from_json
+from headfusion.spec.errors import InputError
+
+FORMAT = "headfusion-certificate/3"
+LIBRARY = ("HFPoly.v", "HFSem.v", "HFUpper.v", "HFTree.v", "HFAxioms.v")  # in load order
+TREE_LEAVES = {"split", "count", "layer", "farkas"}
+
+
+@dataclass
+class CoqFile:
+    """One exported certificate: the .v text and what it proves."""
+
+    name: str
+    text: str
+    lower: int | None
+    upper: int | None
+    exported: list[str] = field(default_factory=list)
+    left_out: list[tuple[str, str]] = field(default_factory=list)
+    axioms: list[str] = field(default_factory=list)  # the lemma axioms the theorem cites (Print Assumptions lists them)
+
+
+def check_command(name: str) -> str:
+    """The one shell command that checks the exported file from its folder."""
+    return " && ".join(f"coqc -Q . HF {f}" for f in LIBRARY + (f"{name}.v",))
+
+
+def coq_name(slug: object) -> str:
+    """A Coq module name from the certificate's slug (letters, digits, underscores; starts with a letter)."""
+    text = re.sub(r"[^A-Za-z0-9_]", "_", str(slug or "F"))
+    return text if text[:1].isalpha() else f"F_{text}"
+
+
+def export_coq(cert: object) -> CoqFile:
+    """The Coq file of a certificate (InputError on anything this exporter cannot read)."""
+    try:
+        return _export(cert)
+    except InputError:
+        raise
+    except (CheckFailed, SchemaError, KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        raise InputError(f"not a certificate this exporter reads: {exc}") from None
+
+
+def _claims(cert: dict) -> dict[str, dict]:
+    claims = cert["claims"]
+    if not isinstance(claims, list) or not all(isinstance(c, dict) and isinstance(c.get("id"), str) for c in claims):
+        raise InputError("not a certificate: malformed claims")
+    return {c["id"]: c for c in claims}
+
+
+def _export(cert: object) -> CoqFile:
+    if not isinstance(cert, dict) or cert.get("format") != FORMAT:
+        raise InputError(f"not a certificate: the format must be {FORMAT}")
+    spec = cert.get("spec") if isinstance(cert.get("spec"), dict) else {}
+    if spec.get("every_d") or spec.get("every") is not None or spec.get("graphs"):
+        raise InputError("a theorem for every d (or every pair, or a family of graphs) is not exported to Coq: certify one member")
+    model = model_from_json(cert["model"])
+    if any(a.bias for _, atoms in model.heads for a in atoms):
+        raise InputError("weights e^b (rational biases) are not exported to Coq yet: only rational weights")
+    claims = _claims(cert)
+    if "exp-form" not in claims:
+        raise InputError("the certificate has no exp-form claim: nothing to export")
+    name = coq_name(spec.get("slug"))
+    n = model.dimension
+    out = CoqFile(name, "", None, None)
+    blocks = _blocks(model, claims["exp-form"]["evidence"])
+    shapes = _shapes(claims["exp-form"]["evidence"])
+    body = [_model_text(model), _blocks_text(shapes, blocks)]
+    out.exported += ["def:F", "exp-form"]
+    used = {"exp-form", "def:F", "theorem"}
+    lowest_terms: set[str] = set()
+    lowers: list[tuple[int, str, frozenset[str]]] = []  # (bound, Coq name, the lemma axioms its proof cites)
+    coprime = claims.get("coprime")
+    coprime_ok = False
+    if coprime is not None:
+        used.add("coprime")
+        text, reason, cited = coprime_proof(shapes, coprime["evidence"])
+        if text is not None:
+            body.append(text + _blocks_forall(blocks, "coprime", "shape{}_coprime"))
+            out.exported.append("coprime")
+            lowest_terms = cited
+            coprime_ok = True
+        else:
+            out.left_out.append(("coprime", reason))
+    newton = claims.get("lower:newton")
+    if newton is not None:
+        used.add("lower:newton")
+        text, counts, reason, cited = newton_proof(shapes, newton["evidence"], coprime["evidence"] if coprime else None) if coprime_ok else (None, [], "lowest terms not exported", set())
+        if text is not None:
+            ks = [counts[b.shape] for b in blocks]
+            body.append(text + _blocks_forall2(blocks) + _newton_theorem(n, ks))
+            out.exported.append("lower:newton")
+            lowers.append((prod(ks), "lower_newton", frozenset(lowest_terms | cited | {"L5_LP"})))
+        else:
+            out.left_out.append(("lower:newton", reason))
+    edges = claims.get("lower:edges")
+    if edges is not None:
+        used.add("lower:edges")
+        text, bound, reason = edges_proof(shapes, newton["evidence"], edges["evidence"], [b.shape for b in blocks]) \
+            if coprime_ok and newton is not None else (None, 0, "lowest terms or lower:newton not exported")
+        if text is not None:
+            body.append(text)
+            out.exported.append("lower:edges")
+            lowers.append((bound, "lower_edges", frozenset(lowest_terms | {"LE_LP"})))
+        else:
+            out.left_out.append(("lower:edges", reason))
+    upper = claims.get("upper")
+    if upper is not None:
+        used.add("upper")
+        body.append(_upper_text(n, model, blocks, upper["evidence"]))
+        out.exported.append("upper")
+        out.upper = prod(len(_block_head(n, b, upper["evidence"])) for b in blocks)
+    for cid, claim in sorted(claims.items()):
+        if re.fullmatch(r"search:m\d+", cid) and "tree" in claim.get("evidence", {}):
+            used.add(cid)
+            text, reason = _tree_text(cid, claim["evidence"], blocks, model) if coprime_ok else (None, "lowest terms not exported")
+            if text is not None:
+                body.append(text)
+                out.exported.append(cid)
+                lowers.append((integer(claim["evidence"]["atoms"]) + 1, _tree_name(cid), frozenset(lowest_terms | {"LR_box"})))
+            else:
+                out.left_out.append((cid, reason))
+    for cid, claim in sorted(claims.items()):
+        if cid not in used and claim.get("kind") not in ("lemma", "definition"):
+            out.left_out.append((cid, "not exported yet"))
+    best = max(lowers, key=lambda x: (x[0], -len(x[2]), x[1])) if lowers else None  # the strongest; fewest axioms on ties
+    out.lower = best[0] if best else None
+    body.append(_theorem_text(n, best, out.upper))
+    cited = sorted(best[2]) if best else []
+    out.axioms = cited
+    out.text = _header(cert, model, out, cited) + "\n\n".join(body) + "\n\nPrint Assumptions main.\n"
+    return out
+
+
+@dataclass
+class Block:
+    """One block of the exponential form, in Coq's terms."""
+
+    index: int
+    shape: int
+    rank: int
+    gens: list[list[Fraction]]  # dense generators in Q^n
+    heads: list[tuple[int, list[Fraction], list[tuple[int, ...]]]]  # (head, anchor, lattice exponents of its atoms)
+    cofactor: dict[tuple[int, ...], Fraction]
+
+
+def _shapes(ev: dict) -> list[Shape]:
+    shapes = []
+    for s in ev["shapes"]:
+        rank = len(s["rows"])
+        shapes.append(Shape(rank, g.strip_t(poly_from_json(s["P"], rank + 1)), g.strip_t(poly_from_json(s["Q"], rank + 1))))
+    return shapes
+
+
+def _blocks(model: Model, ev: dict) -> list[Block]:
+    n, out = model.dimension, []
+    order = [integer(h) for b in ev["blocks"] for h in b["heads"]]
+    if order != list(range(len(model.heads))):
+        raise InputError("the exp-form's blocks do not list the heads in order: not exported yet")
+    for i, b in enumerate(ev["blocks"]):
+        s = integer(b["shape"])
+        shape = ev["shapes"][s]
+        den, rows = integer(shape["denominator"]), [[(integer(j), integer(v)) for j, v in row] for row in shape["rows"]]
+        variables = [integer(j) - 1 for j in b["variables"]]
+        local = {j: k for k, j in enumerate(variables)}
+        gens = []
+        for row in rows:
+            vec = [Fraction(0)] * n
+            for j, v in row:
+                vec[variables[j]] = Fraction(v, den)
+            gens.append(vec)
+        heads = []
+        for h in (integer(x) for x in b["heads"]):
+            atoms = model.heads[h][1]
+            rels = relative_keys(atoms)
+            first = dict(atoms[0].key)
+            anchor = [first.get(j, Fraction(0)) - rels[0].get(j, Fraction(0)) for j in range(n)]
+            exps = [lattice_coordinates({local[j]: v for j, v in rel.items()}, den, rows) for rel in rels]
+            heads.append((h, anchor, exps))
+        rank = len(rows)
+        exponent = lambda rel: lattice_coordinates({local[j]: v for j, v in rel.items()}, den, rows)  # noqa: E731
+        P, Q = group_polys(model, [h for h, _, _ in heads], exponent, rank + 1, 1)
+        Qs = poly_from_json(shape["Q"], rank + 1)
+        H = divide(Q, Qs)
+        if H is None:
+            raise InputError(f"block {i}: Q'_B does not divide its heads' Q_B")
+        out.append(Block(i, s, rank, gens, heads, g.strip_t(H)))
+    return out
+
+
+def _model_text(model: Model) -> str:
+    n = model.dimension
+    heads = []
+    for scale, atoms in model.heads:
+        items = []
+        for a in atoms:
+            key = dict(a.key)
+            items.append(f"QA {g.qlist(key.get(j, Fraction(0)) for j in range(n))} {g.q(a.coef)} {g.q(a.value)}")
+        heads.append(f"({g.q(scale)}, [{'; '.join(items)}])")
+    return ("(* The model, read from the certificate: F(q) = c + Σ_h a_h·H_h(q) on R^" + str(n) + ", each head H_h a list of\n"
+            "   atoms QA key weight value (docs/mathematics.md §1).  Compare it with the paper. *)\n"
+            f"Definition heads : list (Q * list qatom) := {g.wrap(heads)}.\n"
+            f"Definition c : Q := {g.q(model.constant)}.\n"
+            f"Definition F : list R -> R := model_eval c heads.\n"
+            f"Definition n : nat := {n}.")
+
+
+def _blocks_text(shapes: list[Shape], blocks: list[Block]) -> str:
+    items = []
+    for b in blocks:
+        heads = "; ".join(f"BH {h} {g.qlist(anchor)} {g.wrap([g.zlist(e) for e in exps], '      ') if len(exps) > 8 else '[' + '; '.join(g.zlist(e) for e in exps) + ']'}"
+                          for h, anchor, exps in b.heads)
+        gens = "[" + "; ".join(g.qlist(v) for v in b.gens) + "]"
+        items.append(f"Blk {gens} [{heads}] shape{b.shape}_P shape{b.shape}_Q {g.poly(b.cofactor)}")
+    return ("(* The exponential form (claim exp-form): per block, lattice generators, its heads' keys as anchor + lattice\n"
+            "   exponents, P'_B and Q'_B of its shape, and the cofactor H_B with P_B = P'_B·H_B, Q_B = Q'_B·H_B. *)\n"
+            + "".join(f"Definition shape{s}_P : poly := {g.poly(sh.P)}.\nDefinition shape{s}_Q : poly := {g.poly(sh.Q)}.\n" for s, sh in enumerate(shapes))
+            + f"Definition blocks : list block := {g.wrap(items)}.\n"
+            "Definition lblocks : list lblock := map lblock_of blocks.\n"
+            "Lemma expform_check : expform_ok heads blocks = true.\nProof. vm_compute. reflexivity. Qed.\n"
+            "Lemma F_expform : expform n F c lblocks.\nProof. exact (expform_sound n c heads blocks expform_check). Qed.\n"
+            "Lemma lattice_check : lattice_ok n lblocks = true.\nProof. vm_compute. reflexivity. Qed.")
+
+
+def _blocks_forall(blocks: list[Block], what: str, lemma: str) -> str:
+    steps = "".join(f"  apply Forall_cons; [exact {lemma.format(b.shape)}|].\n" for b in blocks)
+    return (f"\nLemma blocks_{what} : Forall (fun B => coprime (length (lgens B)) (lP B) (lQ B)) lblocks.\n"
+            f"Proof.\n  unfold lblocks, blocks; simpl.\n{steps}  apply Forall_nil.\nQed.")
+
+
+def _blocks_forall2(blocks: list[Block]) -> str:
+    steps = "".join(f"  apply Forall2_cons; [exact shape{b.shape}_newton|].\n" for b in blocks)
+    ks = "[" + "; ".join(f"shape{b.shape}_V" for b in blocks) + "]"
+    return (f"\nLemma blocks_newton : Forall2 (fun B k => newton_ge (lQ B) k) lblocks {ks}.\n"
+            f"Proof.\n  unfold lblocks, blocks; simpl.\n{steps}  apply Forall2_nil.\nQed.")
+
+
+def _newton_theorem(n: int, ks: list[int]) -> str:
+    return (f"\n(* Lemmas L5 and LP: m*(F) >= Π_B V_B = {prod(ks)}. *)\n"
+            f"Theorem lower_newton : mstar_ge n F {prod(ks)}.\n"
+            "Proof. exact (L5_LP n F c lblocks _ lattice_check F_expform blocks_coprime blocks_newton). Qed.")
+
+
+def _block_head(n: int, b: Block, ev: dict) -> list[tuple[list[Fraction], Fraction, Fraction, tuple[int, ...]]]:
+    item = ev["heads"][b.shape]
+    N, D = g.strip_t(poly_from_json(item["N"], b.rank + 1)), g.strip_t(poly_from_json(item["D"], b.rank + 1))
+    atoms = []
+    for e, w in sorted(D.items()):
+        key = [sum((Fraction(x) * gen[j] for x, gen in zip(e, b.gens)), Fraction(0)) for j in range(n)]
+        atoms.append((key, w, N.get(e, Fraction(0)) / w, e))
+    if set(N) - set(D):
+        raise InputError("a block head with supp N outside supp D")
+    return atoms
+
+
+def _upper_text(n: int, model: Model, blocks: list[Block], ev: dict) -> str:
+    items = []
+    for b in blocks:
+        atoms = _block_head(n, b, ev)
+        qa = "; ".join(f"QA {g.qlist(k)} {g.q(w)} {g.q(v)}" for k, w, v, _ in atoms)
+        items.append(f"([{qa}], [{'; '.join(g.zlist(e) for *_, e in atoms)}])")
+    size = prod(len(_block_head(n, b, ev)) for b in blocks)
+    return ("(* The construction (claim upper): one head per block, N_B/D_B = P'_B/Q'_B; their product is a head of F.\n"
+            "   A theorem (HFUpper.upper_sound): no axiom. *)\n"
+            f"Definition block_heads : list (list qatom * list expo) := {g.wrap(items)}.\n"
+            f"Theorem upper : mstar_le n F {size}.\n"
+            "Proof. exact (upper_sound n c heads blocks block_heads ltac:(vm_compute; reflexivity)). Qed.")
+
+
+def _tree_name(cid: str) -> str:
+    return "lower_" + cid.replace(":", "_")
+
+
+def _tree_text(cid: str, ev: dict, blocks: list[Block], model: Model) -> tuple[str | None, str]:
+    if len(blocks) != 1:
+        return None, "a tree over several blocks is not exported yet"
+    m = integer(ev["atoms"])
+    nodes = ev["tree"]
+    kinds = {node[0] for node in nodes}
+    if not kinds <= TREE_LEAVES:
+        return None, f"leaves {', '.join(sorted(kinds - TREE_LEAVES))} are not exported yet"
+    b = blocks[0]
+    if nodes:
+        term = g.tree(nodes)
+    elif b.rank >= 1:
+        term = "(Layer 0)"  # an empty box (L3): no cofactor at all, and the lowest layer of D = g·Q' cannot vanish
+    else:
+        return None, "an empty box of rank 0"
+    vectors = []
+    for vec in ev["multipliers"]:
+        vectors.append("[" + "; ".join(g.multiplier(side, e, rational(lam)) for side, e, lam in vec) + "]")
+    name = _tree_name(cid)
+    tag = cid.replace(":", "_")
+    return (f"(* Claim {cid} (Lemma LR): a refutation tree at m = {m}, replayed by HFTree.replay (soundness: HFTree.replay_sound). *)\n"
+            f"Definition {tag}_tree : tree := {term}.\n"
+            f"Definition {tag}_multipliers : list mvec := {g.wrap(vectors)}.\n"
+            f"Definition {tag}_B : lblock := nth 0 lblocks (LBlk [] [] []).\n"
+            f"Lemma {tag}_replays : replay_tree (length (lgens {tag}_B)) (norm (padd (pscale c (lQ {tag}_B)) (lP {tag}_B))) (norm (lQ {tag}_B))\n"
+            f"  {m}%nat {tag}_multipliers {tag}_tree = true.\n"
+            "Proof. vm_compute. reflexivity. Qed.\n"
+            f"Theorem {name} : mstar_ge n F {m + 1}.\n"
+            f"Proof.\n  apply (tree_bound n F c {tag}_B {m} {tag}_multipliers {tag}_tree); [exact lattice_check | exact F_expform | | exact {tag}_replays].\n"
+            f"  exact (Forall_inv blocks_coprime).\nQed."), ""
+
+
+def _theorem_text(n: int, best: tuple[int, str, frozenset[str]] | None, upper: int | None) -> str:
+    if best is None and upper is None:
+        return "(* No bound exported. *)\nTheorem main : expform n F c lblocks.\nProof. exact F_expform. Qed."
+    if best is None:
+        return f"(* The theorem: what the exported claims prove. *)\nTheorem main : mstar_le n F {upper}.\nProof. exact upper. Qed."
+    if upper is None:
+        return f"(* The theorem: what the exported claims prove. *)\nTheorem main : mstar_ge n F {best[0]}.\nProof. exact {best[1]}. Qed."
+    if best[0] == upper:
+        return (f"(* The theorem: m*(F) = {upper}. *)\n"
+                f"Theorem main : mstar_eq n F {upper}.\nProof. exact (conj {best[1]} upper). Qed.")
+    return (f"(* The theorem: {best[0]} <= m*(F) <= {upper}. *)\n"
+            f"Theorem main : mstar_ge n F {best[0]} /\\ mstar_le n F {upper}.\nProof. exact (conj {best[1]} upper). Qed.")
+
+
+def _header(cert: dict, model: Model, out: CoqFile, axioms: list[str]) -> str:
+    title = re.sub(r"[^\x20-\x7e]|\(\*|\*\)", " ", str(cert.get("spec", {}).get("title", "")))[:200]
+    left = "".join(f"     - {cid}: {reason}\n" for cid, reason in out.left_out) or "     (none)\n"
+    return ("(* headfusion export --coq: a certificate re-checked by Coq's kernel.\n"
+            f"   {title}\n"
+            f"   Exported claims (checked here by Coq): {', '.join(out.exported)}.\n"
+            "   Claims NOT exported (left out of the theorem, never assumed):\n"
+            f"{left}"
+            f"   Lemma axioms the theorem cites: {', '.join(axioms) or '(none)'} (HFAxioms.v; docs/coq.md).\n"
+            "   Check: " + check_command(out.name) + "\n*)\n"
+            "From Coq Require Import List ZArith QArith Reals.\n"
+            "From HF Require Import HFPoly HFSem HFUpper HFTree HFAxioms.\n"
+            "Import ListNotations.\nOpen Scope Z_scope.\n\n")

@@ -1,0 +1,94 @@
+"""Gallina text for the exact data of a certificate: rationals, exponents, polynomials, trees.
+
+Every literal is written with its scope (`%Q`) or inside a file that opens Z_scope, so that Coq reads
+exactly the number the certificate holds.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Iterable, Sequence
+
+from headfusion.spec.errors import InputError
+
+Poly = dict[tuple[int, ...], Fraction]
+
+
+def strip_t(p: dict) -> Poly:
+    """A polynomial in (x, t) without its power of t, which must be 0 (rational weights only)."""
+    if any(e[-1] for e in p):
+        raise InputError("a polynomial with powers of t (weights e^b): not exported")
+    return {e[:-1]: c for e, c in p.items()}
+
+
+def q(value: Fraction | int) -> str:
+    """A rational as Coq's Q: n%Q for an integer, (n#d)%Q for a fraction."""
+    value = Fraction(value)
+    if value.denominator == 1:
+        return f"({value.numerator})%Q" if value < 0 else f"{value.numerator}%Q"
+    return f"({value.numerator}#{value.denominator})%Q"
+
+
+def z(value: int) -> str:
+    """An integer argument (negative ones in parentheses)."""
+    return f"({value})" if value < 0 else str(value)
+
+
+def zlist(values: Iterable[int]) -> str:
+    """A list of integers (Z_scope is open in the generated file)."""
+    return "[" + "; ".join(str(v) for v in values) + "]"
+
+
+def qlist(values: Iterable[Fraction]) -> str:
+    """A list of rationals."""
+    return "[" + "; ".join(q(v) for v in values) + "]"
+
+
+def nlist(values: Iterable[int]) -> str:
+    """A list of naturals."""
+    return "[" + "; ".join(f"{v}%nat" for v in values) + "]"
+
+
+def poly(p: Poly) -> str:
+    """A polynomial as its list of terms, in lexicographic order of exponents (deterministic)."""
+    return "[" + "; ".join(f"({zlist(e)}, {q(c)})" for e, c in sorted(p.items())) + "]"
+
+
+def wrap(items: Sequence[str], indent: str = "  ") -> str:
+    """A Coq list of long items, one per line."""
+    if not items:
+        return "[]"
+    return "[\n" + ";\n".join(indent + item for item in items) + "\n]"
+
+
+def tree(nodes: list, index: int = 0) -> str:
+    """The nested Coq term of a refutation tree given as the certificate's flat list (split, count, layer, farkas).
+
+    Iterative, so a deep tree does not exhaust Python's stack."""
+    out: list[str] = []
+    stack: list[object] = [index]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            out.append(item)
+            continue
+        node = nodes[item]  # type: ignore[index]
+        kind = node[0]
+        if kind == "split":
+            out.append(f"(S1 {z(node[1][0])} " if len(node[1]) == 1 else f"(Split {zlist(node[1])} ")
+            stack += [")", node[3], " ", node[2]]
+        elif kind == "count":
+            out.append("Count")
+        elif kind == "layer":
+            out.append(f"(Layer {node[1]})")
+        else:
+            out.append(f"(Farkas {node[1]})")
+    return "".join(out)
+
+
+def multiplier(side: str, e: list[int], lam: Fraction) -> str:
+    """One entry (row, λ) of a Farkas vector: Dz/Nz for an integer λ, Dq/Nq for a fraction (HFTree)."""
+    row = "D" if side == "D" else "N"
+    if lam.denominator == 1:
+        return f"{row}z {zlist(e)} {z(lam.numerator)}"
+    return f"{row}q {zlist(e)} {z(lam.numerator)} {lam.denominator}"

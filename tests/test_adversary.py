@@ -625,7 +625,7 @@ def test_a_semiprime_weight_analyzes_quickly(capsys):
     """Issue 28 item 7: no factorisation of user numbers (sympy.factorint spent analyze's whole timeout here)."""
     code, out, err = run(capsys, "analyze", f"sigmoid(q1)+sigmoid(2*q1+log({SEMIPRIME}))", "--json")
     assert code == 0, err
-    assert json.loads(out)["lower_bound"] == 3  # rigid edges; no rational tilt balances 1 + N·x² (N is not a square)
+    assert json.loads(out)["lower_bound"] == 4  # Theorem Pβ and V2 need no factorisation (rigid edges alone gave 3: no rational tilt balances 1 + N·x²)
 
 
 def test_the_coprime_base_needs_no_factorisation():

@@ -129,9 +129,9 @@ def test_a_tiny_box_is_refuted_here_without_a_local_cluster(capsys, monkeypatch)
     pytest.importorskip("distributed")
     from headfusion.solving import distribute
 
-    monkeypatch.setattr(distribute, "distributed_refute", lambda *a, **k: pytest.fail("a LocalCluster for a 5-point box"))
+    monkeypatch.setattr(distribute, "distributed_refute", lambda *a, **k: pytest.fail("a LocalCluster for a 3-point box"))
     code, out, err = run_cli(capsys, "search", "sigmoid(q1) - 3*sigmoid(3*q1)", "--atoms", "3", "--refute")
-    assert code == 0 and "UNSAT" in out and "in this process (a box of 5 points)" in out, (out, err)
+    assert code == 0 and "UNSAT" in out and "in this process (a box of 3 points)" in out, (out, err)
 
 
 def test_a_mistyped_toml_section_gets_did_you_mean(capsys, tmp_path):

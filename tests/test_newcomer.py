@@ -519,7 +519,7 @@ def test_every_command_names_its_answer_kind(capsys, monkeypatch, tmp_path):
         words = {"proved": " — proved by ", "found": " — found by ", "testimony": "not checked by the kernel",
                  "unknown": " — unknown"}[kind]
         assert words in data["answer"], (argv, data["answer"])
-    certificate = next(tmp_path.glob("sigmoid_q1_sigmoid_3_q1_*.json"))
+    certificate = next(tmp_path.glob("sigmoid_q1_3_sigmoid_3_q1_*.json"))
     data = json.loads(run_cli(capsys, "verify", str(certificate), "--json")[1])
     assert data["ok"] and data["answer_kind"] == "proved" and "kernel-checked" in data["answer"]
     code, out, err = run_cli(capsys, "explore", "W", "--range", "1..2", "--out", str(tmp_path), "--json")

@@ -1,0 +1,43 @@
+"""Issue 41 (round 6), items 9, 13–16 at the edges: limits named, commands recommended that can answer, parity."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from headfusion.kernel.base import SchemaError
+from headfusion.proof.replay import certificate_cost
+
+from .conftest import built, claim, run_cli
+
+
+# -- item 9 --------------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("ranges", [("a=1..10000000", "b=1..2"), ("a=1..3", "b=a+12345678..9")])
+def test_an_atlas_bound_beyond_the_largest_value_names_the_limit(capsys, ranges) -> None:
+    """`atlas … a=1..10000000` said "a bound is an integer …, got '10000000'": the limit is named."""
+    code, _, err = run_cli(capsys, "atlas", "sigmoid(a*q1) + sigmoid(b*q1)", *ranges)
+    assert code == 2 and "at most 1,000,000" in err and "7 digits" in err and "is an integer" not in err, err
+
+
+def test_a_range_of_ten_million_values_is_refused_before_its_points_are_made(capsys) -> None:
+    code, _, err = run_cli(capsys, "atlas", "sigmoid(a*q1) + sigmoid(b*q1)", "a=1..1000000", "b=1..2")
+    assert code == 2 and "more than 10000 points" in err, err
+
+
+@pytest.fixture(scope="module")
+def diamond() -> dict:
+    return built("proofs/tournament_diamond.toml", None)
+
+
+def test_the_three_slice_division_is_in_verifys_cost_model(diamond) -> None:
+    """The division of A by its line factor 1 + (λ_1/λ_2)x^ε (Lemma V3) was bounded only by the kernel's box limit:
+    a 400 × 400 box and a 1,000-digit λ is refused by the cost model, before any replay, with the limit named."""
+    certificate_cost(diamond)  # the real certificate is far below the limit
+    forged = copy.deepcopy(diamond)
+    entry = claim(forged, "lower:three-slices")["evidence"]["shapes"][0]
+    entry["A"] = [[[0, 0, 0, 0], 1], [[400, 0, 400, 0], 1]]
+    entry["f"][0][1][1] = 10**1000
+    with pytest.raises(SchemaError, match="line-factor divisions of the three-slice claims"):
+        certificate_cost(forged)

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import copy
+import json
 
 import pytest
 
+from headfusion.bounds.engine import function_bounds
 from headfusion.kernel.base import SchemaError
 from headfusion.proof.replay import certificate_cost
+from headfusion.spec.load import load_spec
 
 from .conftest import built, claim, run_cli
 
@@ -41,3 +44,14 @@ def test_the_three_slice_division_is_in_verifys_cost_model(diamond) -> None:
     entry["f"][0][1][1] = 10**1000
     with pytest.raises(SchemaError, match="line-factor divisions of the three-slice claims"):
         certificate_cost(forged)
+
+
+def test_search_atoms_uses_lemma_r_as_certify_does(capsys) -> None:
+    """`search --atoms M` answered from the engine's bound (here LE: 7) and left m = 7 to z3's testimony, while certify
+    proves 8 on a line (Lemma R, a one-dimensional refutation tree): search now asks the line too, and the kernel checks."""
+    text = "sigmoid(q2) + sigmoid(q1 - 2*q2) + sigmoid(q1 + q2)"
+    code, out, err = run_cli(capsys, "search", text, "--atoms", "7", "--json", "-q")
+    result = json.loads(out)
+    assert code == 0 and result["answer_kind"] == "proved" and result["status"] == "unsat", out
+    assert result["proof"]["lemma"] == "R" and result["proof"]["lower_bound"] == 8 and result["proof"]["kernel_checked"]
+    assert function_bounds(load_spec(text).model).form.upper_bound == 8  # the product head: the bound is the truth

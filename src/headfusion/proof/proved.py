@@ -7,7 +7,8 @@ statement the kernel has checked, exactly as it would inside a certificate.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Callable
 
 from headfusion.bounds.engine import function_bounds
 from headfusion.kernel.model import model_from_json
@@ -35,9 +36,21 @@ class ProvedBound:
                 "kernel_checked": True, "evidence": self.claim_evidence}
 
 
-def proved_lower_bound(model: MultiHead) -> ProvedBound:
-    """The strongest lower bound the engine finds, with its claim checked by the kernel (CheckFailed if it does not)."""
+def proved_lower_bound(model: MultiHead, atoms: int | None = None, seconds: float = 0.0,
+                       progress: Callable[[str], None] | None = None) -> ProvedBound:
+    """The strongest lower bound the engine finds, with its claim checked by the kernel (CheckFailed if it does not).
+
+    Asked about `atoms` (search --atoms M) above the engine's bound, Lemma R is tried as certify tries it: a line u whose
+    f_u needs M + 1 atoms, by its own lemmas or by a refutation tree over f_u's one-dimensional box, within `seconds`."""
     bounds = function_bounds(model)
+    form = bounds.form
+    if (atoms is not None and seconds > 0 and bounds.best[0] <= atoms < form.upper_bound and form.is_rational
+            and sum(b.rank for b in form.blocks) >= 2):
+        from headfusion.proof.certify import line_tree
+
+        line = line_tree(form, bounds.table, seconds, progress, upper=atoms + 1)
+        if line is not None:
+            bounds = replace(bounds, line=line)
     drafts = [("exp-form", evidence.exp_form_evidence(bounds.form)), ("coprime", evidence.coprimality_evidence(bounds.form))]
     drafts += evidence.lower_claims(bounds, None)
     kernel_model = model_from_json(model.to_json())

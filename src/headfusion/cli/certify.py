@@ -78,7 +78,10 @@ def cmd_certify(args: argparse.Namespace) -> int:
     theorem = next(c for c in result.certificate["claims"] if c["id"] == "theorem")
     notes = result.certificate["metadata"].get("notes", [])
     family = next((c["evidence"] for c in result.certificate["claims"] if c["id"] == "family:graphs"), None)
-    answered = certificate_answer(summary, plain_maths(theorem["statement"]), f"headfusion verify {paths['json']}", family is not None)
+    from headfusion.render.everyd import first_member
+
+    answered = certificate_answer(summary, plain_maths(theorem["statement"]), f"headfusion verify {paths['json']}", family is not None,
+                                  first_member(result.certificate))
     if args.json:
         print_json({"summary": summary, "notes": notes, **answered, "files": {k: str(v) for k, v in sorted(paths.items())}})
         return EXIT_OK

@@ -210,11 +210,13 @@ def with_answer(data: dict, answered: dict, after: str | None = None) -> dict:
     return out
 
 
-def certificate_answer(summary: dict, theorem: str, next_step: str | None, graph_family: bool = False) -> dict:
+def certificate_answer(summary: dict, theorem: str, next_step: str | None, graph_family: bool = False,
+                       first: tuple[int, str] | None = None) -> dict:
     """The answer of a certificate the kernel replayed: its theorem, proved when the bounds meet, else the minimum unknown.
 
     `graph_family`: the certificate has a family:graphs claim (Lemma LF over the graphs of a class, parameter n), not
-    d disjoint copies of one block (Lemma LP)."""
+    d disjoint copies of one block (Lemma LP).  `first`: for every d, (bound, claim) of a checked block claim that
+    does not multiply over blocks but decides d = 1 (`render.everyd.first_member`)."""
     claim = summary.get("lower_bound_claim") or ""
     lemma = lemma_tables()[2].get(claim) or (f"a refutation tree at m = {claim.removeprefix('search:m')}"
                                           if claim.startswith("search:m") else claim)
@@ -227,6 +229,14 @@ def certificate_answer(summary: dict, theorem: str, next_step: str | None, graph
     if summary["status"] == "proved":
         return answer("proved", theorem.rstrip("."), f"{lemma} and the construction (kernel-checked: every claim replayed)",
                       next_step)
+    if summary.get("every_d") and not graph_family:  # F is the block: what is open is m*(F_d), and d = 1 may be decided
+        upper = summary["upper_bound"]
+        one = ("" if first is None else f"; d = 1 is decided by the block alone: m*(F_1) "
+               + (f"= {big(upper)}" if first[0] >= upper else f">= {big(first[0])}")
+               + f" by {lemma_tables()[2].get(first[1], first[1])} (claim {first[1]}, kernel-checked), "
+               "a lemma that does not multiply over blocks")
+        return answer("unknown", theorem.rstrip("."), f"m*(F_d) for d >= {1 if first is None else 2} (the kernel-checked bounds, "
+                      f"by {lemma} and the construction, do not meet{testimony}){one}", next_step)
     return answer("unknown", theorem.rstrip("."), f"m*(F) itself (the kernel-checked bounds, by {lemma} and the construction, "
                   f"do not meet{testimony})", next_step)
 

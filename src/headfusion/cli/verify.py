@@ -40,7 +40,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
             resolved = resolve_testimony(cert)
     ok = report.ok and not any(v == "sat" or v.startswith("hash mismatch") for _, _, v in resolved)
     rows = [{"id": i, "kind": k, "outcome": o, "message": m} for i, k, o, m in report.rows]
-    answered = verification_answer(ok, report.shown[2], cert["summary"] if ok and cert else None, rows, args.certificate)
+    from headfusion.render.everyd import first_member
+
+    answered = verification_answer(ok, report.shown[2], cert["summary"] if ok and cert else None, rows, args.certificate,
+                                   first_member(cert) if ok and cert else None)
     if args.json:
         function, title, theorem = report.shown  # the theorem as the console writes it; its LaTeX as the certificate prints it
         print_json({"ok": ok, "function": function, "title": title, "theorem": plain_maths(theorem) if theorem else theorem,
@@ -67,7 +70,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return EXIT_OK if ok else EXIT_CHECK_FAILED
 
 
-def verification_answer(ok: bool, statement: str, summary: dict | None, rows: list[dict], path: str) -> dict:
+def verification_answer(ok: bool, statement: str, summary: dict | None, rows: list[dict], path: str,
+                        first: tuple[int, str] | None = None) -> dict:
     """The answer of `verify`: the kernel's theorem when every claim replays (its summary is the kernel's own), else none."""
     if not ok or summary is None:
         failed = next((r for r in rows if r["outcome"] == "failed"), None)
@@ -75,5 +79,5 @@ def verification_answer(ok: bool, statement: str, summary: dict | None, rows: li
         return answer("unknown", "this file proves nothing", f"the kernel rejects it ({why})", None)
     testimony = sum(r["outcome"] == "testimony" for r in rows)
     answered = certificate_answer(summary, plain_maths(statement), f"headfusion verify {path} --resolve" if testimony else None,
-                                  any(r["id"] == "family:graphs" for r in rows))
+                                  any(r["id"] == "family:graphs" for r in rows), first)
     return answered

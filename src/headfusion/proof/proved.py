@@ -61,3 +61,32 @@ def proved_lower_bound(model: MultiHead, atoms: int | None = None, seconds: floa
     cid, ev = drafts[-1]
     bound = facts[cid].get("bound", facts[cid].get("count", facts[cid].get("lower")))
     return ProvedBound(bound, LEMMA_OF_CLAIM[cid], cid, statement, ev, bounds.form.upper_bound)
+
+
+def block_decision(cert: dict) -> tuple[int, str] | None:
+    """For a theorem for every d (d disjoint copies of one block F, Lemma LP): (bound, claim id) of the strongest checked
+    block claim that the theorem does not use — a lemma that bounds the heads of F alone (LU, LE, LD, …) and does not
+    multiply over blocks — replayed here by the kernel's own checks on the certificate's model; it decides d = 1 (F_1 is
+    F plus a constant).  None for other certificates, or when there is no such claim or it does not replay."""
+    from headfusion.kernel.base import CheckFailed, SchemaError
+    from headfusion.kernel.verify import MULTIPLICATIVE
+
+    spec = cert.get("spec", {}) if isinstance(cert, dict) else {}
+    if spec.get("every_d") is not True or spec.get("graphs") or spec.get("every"):
+        return None
+    facts: dict = {"_": {"every": None, "members": {}}}  # as kernel.verify seeds them (the definition is not replayed here)
+    best: tuple[int, str] | None = None
+    try:
+        model = model_from_json(cert["model"])
+        for claim in cert["claims"]:
+            cid = claim["id"]
+            if cid in ("def:F", "theorem") or cid.startswith("lemma:"):
+                continue
+            facts[cid], _, _ = KINDS[check_of(cid)][2](model, claim["evidence"], facts)
+            if cid in LEMMA_OF_CLAIM and cid not in MULTIPLICATIVE:
+                value = facts[cid].get("bound", facts[cid].get("lower"))
+                if isinstance(value, int) and (best is None or value > best[0]):
+                    best = (value, cid)
+    except (CheckFailed, SchemaError, KeyError, TypeError, ValueError):
+        return None
+    return best

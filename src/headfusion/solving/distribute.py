@@ -31,16 +31,8 @@ import uuid
 from headfusion.kernel.refutation import search_box
 from headfusion.solving.cubes import Checkpoint, Cube, CubeSpace, glue
 from headfusion.solving.refute import RefuteResult, make_producer, refute, symmetries_of
-from headfusion.solving.workers import (
-    CONNECT_TIMEOUT,
-    NO_WORKER_GRACE,
-    broadcast_stop,
-    executing_keys,
-    lost_or_bug,
-    overdue,
-    preflight,
-    stop_flag,
-)
+from headfusion.solving.workers import (CONNECT_TIMEOUT, NO_WORKER_GRACE, broadcast_stop, executing_keys, lost_or_bug, overdue,
+                                         preflight, stop_flag)
 from headfusion.spec.errors import InputError
 
 INSTALL_HINT = "pip install 'headfusion[cluster]' (dask[distributed])"

@@ -55,3 +55,50 @@ def test_search_atoms_uses_lemma_r_as_certify_does(capsys) -> None:
     assert code == 0 and result["answer_kind"] == "proved" and result["status"] == "unsat", out
     assert result["proof"]["lemma"] == "R" and result["proof"]["lower_bound"] == 8 and result["proof"]["kernel_checked"]
     assert function_bounds(load_spec(text).model).form.upper_bound == 8  # the product head: the bound is the truth
+
+
+# -- item 14 -------------------------------------------------------------------------------------------------------
+
+def _long_sum(n: int) -> str:
+    """n terms with signs, scales, nested brackets and a unary minus: '- 2*sigmoid(q1 - q2) + 1/3*tanh(...)…'."""
+    terms = []
+    for i in range(n):
+        sign = " - " if i % 3 == 1 else " + "
+        head = f"sigmoid(q{i % 7 + 1} - 2*q{i % 5 + 1})" if i % 2 else f"attn([0, q{i % 4 + 1}], [1, -{i % 9 + 1}])"
+        terms.append(("-" if i == 0 else sign) + (f"{i % 4 + 1}/3*{head}" if i % 4 else head))
+    return "".join(terms).strip()
+
+
+def test_a_3000_term_flat_sum_is_read(capsys) -> None:
+    """A 3,000-term flat sum was refused as "too deeply nested or malformed" (Python's parser gives up near 3,000
+    nested additions): it is now split at its top-level + and − and read as the same sum."""
+    from headfusion.spec.expressions import parse_expression
+
+    text = " + ".join(f"sigmoid(q{i})" for i in range(1, 3001))
+    model = parse_expression(text)
+    assert len(model.heads) == 3000 and model.dimension == 3000
+    code, out, err = run_cli(capsys, "analyze", text, "--json", "--no-atoms-list", "-q")
+    assert code == 0, err
+    assert json.loads(out)["lower_bound"] == json.loads(out)["upper_bound"] == 2**3000
+
+
+def test_the_split_reads_the_same_sum_as_the_parser() -> None:
+    """Below the parser's limit, the groups of spec/flatsum.py summed give exactly the model of the whole text."""
+    from headfusion.spec.expressions import _Evaluator, _add, _as_combination, _parse, parse_expression
+    from headfusion.spec.flatsum import sum_groups
+
+    text = _long_sum(1200)
+    groups = sum_groups(text)
+    assert groups is not None and len(groups) == 3 and groups[1].startswith(("-", "sigmoid", "attn", "2/3", "3/3", "4/3"))
+    value = None
+    for group in groups:
+        part = _Evaluator(group).value(_parse(group).body)
+        value = part if value is None else _add(value, part, 1)
+    assert _as_combination(value) == _as_combination(_Evaluator(text).value(_parse(text).body))
+    assert parse_expression(text) == parse_expression(" + ".join(f"({g})" for g in groups))
+
+
+@pytest.mark.parametrize("text", ["(" * 300 + "sigmoid(q1)" + ")" * 300, "*".join(["2"] * 3000) + "*sigmoid(q1)"])
+def test_deep_nesting_names_the_parsers_limit(capsys, text) -> None:
+    code, _, err = run_cli(capsys, "analyze", text)
+    assert code == 2 and "nested too deeply for Python's parser" in err and "flat sum" in err and "malformed" not in err, err

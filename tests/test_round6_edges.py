@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+from pathlib import Path
 
 import pytest
 
@@ -13,6 +14,8 @@ from headfusion.proof.replay import certificate_cost
 from headfusion.spec.load import load_spec
 
 from .conftest import built, claim, run_cli
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 # -- item 9 --------------------------------------------------------------------------------------------------------
@@ -102,3 +105,40 @@ def test_the_split_reads_the_same_sum_as_the_parser() -> None:
 def test_deep_nesting_names_the_parsers_limit(capsys, text) -> None:
     code, _, err = run_cli(capsys, "analyze", text)
     assert code == 2 and "nested too deeply for Python's parser" in err and "flat sum" in err and "malformed" not in err, err
+
+
+# -- item 15 -------------------------------------------------------------------------------------------------------
+
+def test_the_k4_refusal_recommends_only_commands_that_can_answer(capsys) -> None:
+    """`search K_4 --atoms 32 --refute` recommended `search … --atoms 32`, whose z3 box (830,584 points) is over its limit
+    (it answers "unknown: the box has 830,584 points"): only certify is named now."""
+    code, _, err = run_cli(capsys, "search", str(ROOT / "proofs" / "tournament_complete.toml"), "--d", "4", "--atoms", "32",
+                           "--refute")
+    assert code == 2 and "753,571 points" in err and "certify" in err, err
+    assert "--atoms 32` asks z3" not in err, err
+
+
+def test_analyze_names_the_family_theorem_when_certify_would_refuse_the_member(capsys) -> None:
+    """`analyze "sigmoid(q1)+sigmoid(30030*q1)"` proved 4 and named a certify that refuses: the refusal is read off the
+    factors (the same limit as certify's Bézout step) and the pair's family theorem (Theorem P) is named instead."""
+    from headfusion.algebra.expform import exponential_form
+    from headfusion.proof.evidence import bezout_refusal, coprimality_evidence
+    from headfusion.spec.errors import ResourceLimit
+
+    text = "sigmoid(q1)+sigmoid(2310*q1)"
+    code, out, err = run_cli(capsys, "analyze", text, "--json", "--no-atoms-list", "-q")
+    result = json.loads(out)
+    assert code == 0 and result["minimum"] == 4 and result["answer_kind"] == "proved", err
+    assert result["next"] == 'headfusion certify "sigmoid(a*q1) + sigmoid(b*q1)" --every a,b'
+    assert "Bezout identity with P' of degree 2310 (limit 2048)" in result["certify_refusal"]
+    with pytest.raises(ResourceLimit, match="degree 2310 \\(limit 2048\\)"):  # certify's own step refuses the same
+        coprimality_evidence(exponential_form(load_spec(text).model))
+    assert bezout_refusal(exponential_form(load_spec("sigmoid(q1)+sigmoid(2*q1)").model)) is None
+    code, out, _ = run_cli(capsys, "analyze", "sigmoid(q1)+sigmoid(2*q1)", "--json", "--no-atoms-list", "-q")
+    assert json.loads(out)["next"] == "headfusion certify 'sigmoid(q1)+sigmoid(2*q1)'"
+
+
+def test_readme_does_not_promise_a_certify_that_refuses() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "answers in about 2 s (2 ≤ m* ≤ 4)" not in readme
+    assert '`certify "sigmoid(a*q1) + sigmoid(b*q1)" --every a,b` (Theorem P' in readme

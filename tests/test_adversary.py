@@ -262,7 +262,7 @@ def test_a_sign_decision_with_a_high_power_of_t_is_quick(capsys, tmp_path, w1):
     rj = lambda f: f.numerator if f.denominator == 1 else f"{f.numerator}/{f.denominator}"  # noqa: E731
     for key in ("N", "D"):
         head[key] = [[[e[0], e[1] + k], rj(Fraction(c) * gk)] for e, c in head[key] for k, gk in g.items()]
-    code, out, _ = run(capsys, "verify", write(tmp_path / "t.json", cert), "--timeout", "60")
+    code, out, _ = run(capsys, "verify", write(tmp_path / "t.json", cert), "--timeout", str(HANG_GUARD))
     assert code == 1 and "not decided within the precision cap" in out  # was > 280 s
 
 

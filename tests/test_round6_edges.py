@@ -13,7 +13,7 @@ from headfusion.kernel.base import SchemaError
 from headfusion.proof.replay import certificate_cost
 from headfusion.spec.load import load_spec
 
-from .conftest import built, claim, run_cli
+from .conftest import HANG_GUARD, built, claim, run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -53,7 +53,7 @@ def test_search_atoms_uses_lemma_r_as_certify_does(capsys) -> None:
     """`search --atoms M` answered from the engine's bound (here LE: 7) and left m = 7 to z3's testimony, while certify
     proves 8 on a line (Lemma R, a one-dimensional refutation tree): search now asks the line too, and the kernel checks."""
     text = "sigmoid(q2) + sigmoid(q1 - 2*q2) + sigmoid(q1 + q2)"
-    code, out, err = run_cli(capsys, "search", text, "--atoms", "7", "--json", "-q")
+    code, out, err = run_cli(capsys, "search", text, "--atoms", "7", "--json", "-q", "--timeout", str(HANG_GUARD))
     result = json.loads(out)
     assert code == 0 and result["answer_kind"] == "proved" and result["status"] == "unsat", out
     assert result["proof"]["lemma"] == "R" and result["proof"]["lower_bound"] == 8 and result["proof"]["kernel_checked"]

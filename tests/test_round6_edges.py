@@ -142,3 +142,50 @@ def test_readme_does_not_promise_a_certify_that_refuses() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "answers in about 2 s (2 ≤ m* ≤ 4)" not in readme
     assert '`certify "sigmoid(a*q1) + sigmoid(b*q1)" --every a,b` (Theorem P' in readme
+
+
+# -- item 16 -------------------------------------------------------------------------------------------------------
+
+def test_verify_resolve_does_not_recommend_itself(capsys, tmp_path) -> None:
+    """After `verify --resolve` the next step is the refutation that would turn the testimony into a proof."""
+    from headfusion.cli.verify import refute_step, verification_answer
+
+    cert = built("W", 2)
+    cert["metadata"]["command"] = ["headfusion", "certify", "sigmoid(q1) + sigmoid(2*q1)", "--search-timeout", "9"]
+    rows = [{"id": "theorem", "outcome": "checked"}, {"id": "testimony:m3", "outcome": "testimony"}]
+    before = verification_answer(True, "m^*(F)=4", cert["summary"], rows, "c.json")
+    assert before["next"] == "headfusion verify c.json --resolve"
+    after = verification_answer(True, "m^*(F)=4", cert["summary"], rows, "c.json", None, refute_step(cert, rows))
+    assert after["next"] == "headfusion search 'sigmoid(q1) + sigmoid(2*q1)' --atoms 3 --refute"
+
+
+@pytest.mark.parametrize("argv,words", [
+    (("analyze", "W", "--d", "2", "--jsn"), "did you mean '--json'?"),
+    (("search", "W", "--d", "2", "--atom", "3"), "did you mean '--atoms'?"),
+    (("analyze", "2q1 + sigmoid(q1)"), "(write 2*q1: a product needs *)"),
+    (("analyze", "sigmoid(1.5q1)"), "(write 1.5*q1: a product needs *)"),
+])
+def test_typos_name_what_was_meant(capsys, argv, words) -> None:
+    code, _, err = run_cli(capsys, *argv)
+    assert code == 2 and err.count("\n") == 1 and words in err, err
+
+
+def test_title_under_function_says_where_it_belongs(capsys, tmp_path) -> None:
+    spec = tmp_path / "t.toml"
+    spec.write_text('[function]\nexpression = "sigmoid(q1)"\ntitle = "mine"\n')
+    code, _, err = run_cli(capsys, "analyze", str(spec))
+    assert code == 2 and "unknown key 'title' in [function]" in err and "belongs at the top level" in err, err
+
+
+def test_d_with_an_expression_is_said(capsys) -> None:
+    code, _, err = run_cli(capsys, "analyze", "sigmoid(q1)", "--d", "3")
+    assert code == 0 and "note: --d 3 with an expression only sets the dimension" in err and "q2..q3" in err, err
+    code, _, err = run_cli(capsys, "analyze", "sigmoid(q1) + sigmoid(q3)", "--d", "3")
+    assert code == 0 and "note" not in err
+
+
+def test_next_repeats_a_long_spec_instead_of_a_placeholder(capsys) -> None:
+    text = " + ".join(f"sigmoid(q{i})" for i in range(1, 41))  # 40 heads: more than 200 characters
+    code, out, _ = run_cli(capsys, "analyze", text, "--json", "--no-atoms-list", "-q")
+    data = json.loads(out)
+    assert code == 0 and data["next"] == f"headfusion certify '{text}'" and "SPEC" not in data["next"]

@@ -34,6 +34,14 @@ class Parser(argparse.ArgumentParser):
             choices = re.findall(r"'([^']*)'", typo.group(2))
             message = (f"invalid choice: unknown command '{typo.group(1)}'{did_you_mean(typo.group(1), choices)} "
                        f"(commands: {', '.join(choices)})")
+        unknown = re.match(r"unrecognized arguments: (--?[\w-]+)", message)
+        if unknown:  # `--jsn`: name the option meant, from this command's own options
+            from headfusion.spec.expressions import did_you_mean
+
+            parsers = [self] + [choice for action in self._actions if isinstance(action, argparse._SubParsersAction)
+                                for choice in action.choices.values()]  # the top parser reports a subcommand's extras
+            options = sorted({o for parser in parsers for action in parser._actions for o in action.option_strings if o.startswith("--")})
+            message += did_you_mean(unknown.group(1), options)
         raise UsageError(f"{command}: {message}" if command else message)
 
 
@@ -245,6 +253,8 @@ def spec_words(args: argparse.Namespace) -> str:
     """The spec and its --d as a user would type them again (quoted for a shell)."""
     import shlex
 
-    spec = getattr(args, "spec", "SPEC")
-    words = shlex.quote(spec) if len(spec) <= 200 and spec.isprintable() else "SPEC"  # no control text from input
+    spec = str(getattr(args, "spec", "")).translate({9: 32, 10: 32, 13: 32})  # tabs and line breaks read as spaces
+    # the whole spec, however long (a command to run, never a placeholder); text that is still not printable cannot
+    # have been read as a spec, and no control text from input is echoed
+    words = shlex.quote(spec) if spec.isprintable() and spec else "'(the spec given)'"
     return words + (f" --d {args.d}" if getattr(args, "d", None) is not None else "")

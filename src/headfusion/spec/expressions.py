@@ -392,7 +392,9 @@ def _parse(source: str) -> ast.Expression:
     except SyntaxError as exc:
         if "too many nested parentheses" in str(exc.msg):
             raise SpecError(_DEPTH_LIMIT) from None
-        raise SpecError(f"malformed expression: {exc.msg} at column {exc.offset}") from None
+        glued = re.search(r"(?<![\w.])(\d+(?:\.\d+)?)([A-Za-z_]\w*)", source)
+        hint = f" (write {glued[1]}*{glued[2]}: a product needs *)" if glued and "literal" in str(exc.msg) else ""
+        raise SpecError(f"malformed expression: {exc.msg} at column {exc.offset}{hint}") from None
     except (RecursionError, MemoryError):
         raise _TooDeep from None
     except ValueError as exc:  # e.g. a null character (refused before, by _check_characters)

@@ -189,3 +189,22 @@ def test_next_repeats_a_long_spec_instead_of_a_placeholder(capsys) -> None:
     code, out, _ = run_cli(capsys, "analyze", text, "--json", "--no-atoms-list", "-q")
     data = json.loads(out)
     assert code == 0 and data["next"] == f"headfusion certify '{text}'" and "SPEC" not in data["next"]
+
+
+def test_certify_name_says_when_it_replaces_another_functions_certificate(capsys, tmp_path) -> None:
+    base = ("--name", "mine", "--out", str(tmp_path), "--no-pdf", "-q")
+    assert run_cli(capsys, "certify", "W", "--d", "2", *base)[0] == 0
+    code, _, err = run_cli(capsys, "certify", "sigmoid(q1)+sigmoid(2*q1)", *base)
+    assert code == 0 and "note: replacing" in err and "another function" in err and "W_2" in err, err
+    code, _, err = run_cli(capsys, "certify", "sigmoid(q1)+sigmoid(2*q1)", *base)  # the same function again: no note
+    assert code == 0 and "replacing" not in err
+
+
+def test_explore_of_a_graph_family_names_its_parameter_n_and_sets_its_title_as_mathematics(capsys, tmp_path) -> None:
+    code, _, err = run_cli(capsys, "explore", str(ROOT / "proofs" / "tournament_cycle.toml"), "--range", "3..4", "--out",
+                           str(tmp_path), "--no-pdf", "-q")
+    assert code == 0, err
+    assert (tmp_path / "tournament_cycle.explore.csv").read_text().startswith("n,heads,")
+    figure = (tmp_path / "tournament_cycle.explore.pgf.tex").read_text()
+    assert "xlabel={$n$}" in figure and r"$C_{n}$" in figure and r"$\sigma(q_{i}-q_{j})$" in figure
+    assert r"sigmoid" not in figure and r"C\_n" not in figure

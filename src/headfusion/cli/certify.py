@@ -52,7 +52,7 @@ def cmd_certify(args: argparse.Namespace) -> int:
     """`certify`: the certificate computed under a wall-clock guard, then written atomically."""
     from headfusion.render.errors import RenderError
     from headfusion.render.files import latex_engine
-    from headfusion.render.write import write_certificate
+    from headfusion.render.write import other_function_at, write_certificate
 
     out_dir = options.out_dir(args.out)  # a writable folder, checked before any work
     made = missing_folders(out_dir)
@@ -66,6 +66,8 @@ def cmd_certify(args: argparse.Namespace) -> int:
         with deadline(args.timeout, "certify", "a smaller input or d, --no-search, or a larger --timeout"):  # the computation only: the writes below are atomic
             result = _certified(args, command, progress)
         progress("writing the certificate" + (" (LaTeX to PDF)" if not args.no_pdf else ""))
+        if (replaced := other_function_at(out_dir, args.name, result.certificate)) is not None:
+            sys.stderr.write(f"headfusion: note: {one_line(replaced)}\n")  # said even with -q: a file of another function goes
         try:
             paths = write_certificate(result.certificate, out_dir, result.queries,
                                       pdf=True if args.pdf else False if args.no_pdf else None, name=args.name)

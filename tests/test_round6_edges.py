@@ -208,3 +208,9 @@ def test_explore_of_a_graph_family_names_its_parameter_n_and_sets_its_title_as_m
     figure = (tmp_path / "tournament_cycle.explore.pgf.tex").read_text()
     assert "xlabel={$n$}" in figure and r"$C_{n}$" in figure and r"$\sigma(q_{i}-q_{j})$" in figure
     assert r"sigmoid" not in figure and r"C\_n" not in figure
+
+
+def test_the_cluster_docs_give_the_loopback_flags_of_a_local_cluster() -> None:
+    for doc in ("docs/measurements.md", "docs/commands.md"):
+        text = (ROOT / doc).read_text(encoding="utf-8")
+        assert "--dashboard-address 127.0.0.1:0" in text and "--host 127.0.0.1" in text, doc

@@ -214,3 +214,21 @@ def test_the_cluster_docs_give_the_loopback_flags_of_a_local_cluster() -> None:
     for doc in ("docs/measurements.md", "docs/commands.md"):
         text = (ROOT / doc).read_text(encoding="utf-8")
         assert "--dashboard-address 127.0.0.1:0" in text and "--host 127.0.0.1" in text, doc
+
+
+def test_the_python_api_has_the_clis_answer_kinds_refute_every_refutation_and_atlas(tmp_path) -> None:
+    import headfusion as hf
+
+    assert hf.analyze("W", 2).answer_kind == "proved"
+    assert hf.search("sigmoid(q1) + sigmoid(2*q1)", atoms=4, timeout=HANG_GUARD).answer_kind == "found"
+    assert hf.search("sigmoid(q1) + sigmoid(2*q1)", atoms=3, timeout=HANG_GUARD).answer_kind == "testimony"
+    refuted = hf.search("sigmoid(q1) + sigmoid(2*q1)", atoms=3, refute=True, timeout=HANG_GUARD)
+    assert refuted.status == "unsat" and refuted.answer_kind == "proved" and refuted.data["refutation"]["tree"]
+    pair = hf.certify("sigmoid(a*q1) + sigmoid(b*q1)", every="a,b", out=tmp_path / "pair")
+    assert pair.answer_kind == "proved" and pair.summary["lower_bound"] == 4 and hf.verify(pair.files["json"]).ok
+    supplied = tmp_path / "r.json"
+    supplied.write_text(json.dumps({"refutation": refuted.data["refutation"], "atoms": 3, "status": "unsat"}))
+    with pytest.raises(hf.InputError, match="a refutation was supplied for m = 3"):  # read and placed as the CLI's:
+        hf.certify("sigmoid(q1) + sigmoid(2*q1)", out=tmp_path / "tree", refutation=supplied)  # LK leaves no m open
+    grid = hf.atlas("sigmoid(a*q1) + sigmoid(b*q1)", ["a=1..1", "b=2..3"])
+    assert [r["minimum"] for r in grid.rows] == [4, 4] and all(c is not None for c in grid.certificates)

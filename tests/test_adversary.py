@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import math
 import os
 import time
@@ -44,10 +45,16 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
     return code, captured.out, captured.err
 
 
+PROGRESS = re.compile(r"headfusion: [a-z -]+: [^\n]*\d+ s elapsed\n")  # a progress line, after 10 s on a busy machine
+
+
 def refusal(code: int, err: str, *words: str) -> None:
-    """One line on stderr, exit 2, no traceback, naming what was refused."""
+    """One error line on stderr, exit 2, no traceback, naming what was refused (progress lines, which a slow machine
+    prints before it, are not part of the refusal)."""
     assert code == 2, err
-    assert err.count("\n") == 1 and err.startswith("headfusion: error: ") and "Traceback" not in err, err
+    assert "Traceback" not in err, err
+    err = PROGRESS.sub("", err)
+    assert err.count("\n") == 1 and err.startswith("headfusion: error: "), err
     for word in words:
         assert word in err, (word, err)
 
@@ -262,7 +269,7 @@ def test_a_sign_decision_with_a_high_power_of_t_is_quick(capsys, tmp_path, w1):
     rj = lambda f: f.numerator if f.denominator == 1 else f"{f.numerator}/{f.denominator}"  # noqa: E731
     for key in ("N", "D"):
         head[key] = [[[e[0], e[1] + k], rj(Fraction(c) * gk)] for e, c in head[key] for k, gk in g.items()]
-    code, out, _ = run(capsys, "verify", write(tmp_path / "t.json", cert), "--timeout", "60")
+    code, out, _ = run(capsys, "verify", write(tmp_path / "t.json", cert), "--timeout", str(HANG_GUARD))
     assert code == 1 and "not decided within the precision cap" in out  # was > 280 s
 
 

@@ -16,7 +16,7 @@ import pytest
 from headfusion.proof.statement import verify_file
 from headfusion.proof.atlas import moonshot_subset_sums
 
-from .conftest import atlas_killed_after, run_cli
+from .conftest import HANG_GUARD, atlas_killed_after, run_cli
 
 PAIRS = ("sigmoid(a*q1) + sigmoid(b*q1)", "a=1..3", "b=a+1..4")  # (1,2) (1,3) (1,4) (2,3) (2,4) (3,4)
 TRIPLES = "sigmoid(a*q1) + sigmoid(b*q1) + sigmoid(c*q1)"
@@ -45,7 +45,7 @@ def test_pairs_atlas_certifies_every_point(tmp_path, capsys):
 
 
 def test_the_triple_one_two_three_needs_seven(tmp_path, capsys):
-    data = atlas(capsys, tmp_path, TRIPLES, "a=1..1", "b=2..2", "c=3..3")
+    data = atlas(capsys, tmp_path, TRIPLES, "a=1..1", "b=2..2", "c=3..3", "--search-timeout", str(HANG_GUARD), "--point-timeout", str(HANG_GUARD))  # no clock: an answer, not a time
     (row,) = data["rows"]
     assert row["minimum"] == 7 and row["claim"].startswith("search:")  # a refutation tree the kernel replayed
     assert moonshot_subset_sums(data["rows"])[0]["subset_sums"] == 7
@@ -137,5 +137,5 @@ def test_a_point_past_its_time_limit_is_reported_and_tried_again(tmp_path, capsy
     data = atlas(capsys, tmp_path, *argv, "--point-timeout", "0.3")
     assert data["rows"][0]["status"] == "time limit" and data["rows"][0]["minimum"] is None
     assert not list((tmp_path / "rows").glob("*.json"))  # not saved: the next run computes it
-    data = atlas(capsys, tmp_path, *argv)
+    data = atlas(capsys, tmp_path, *argv, "--search-timeout", str(HANG_GUARD), "--point-timeout", str(HANG_GUARD))
     assert data["computed"] == 1 and data["rows"][0]["minimum"] == 8

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import run_cli
+from .conftest import HANG_GUARD, run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 # σ(q)+σ(2q)+σ(3q)+σ(5q)+σ(6q) at 15, between its tree-proved 13 and its 16-atom head: open, minutes of cubes
@@ -87,7 +87,7 @@ def test_without_dask_refute_runs_here_and_the_cluster_options_say_what_to_insta
     from headfusion.solving import distribute
 
     monkeypatch.setattr(distribute, "have_dask", lambda: False)
-    code, out, err = run_cli(capsys, "search", "sigmoid(q1) - 3*sigmoid(3*q1)", "--atoms", "3", "--refute", "--timeout", "60")
+    code, out, err = run_cli(capsys, "search", "sigmoid(q1) - 3*sigmoid(3*q1)", "--atoms", "3", "--refute", "--timeout", str(HANG_GUARD))
     assert code == 0 and "UNSAT" in out and "replayed" in out, (out, err)  # at the proved bound 3: a refutation
     for option in (("--jobs", "2"), ("--scheduler", "tcp://127.0.0.1:8786"), ("--checkpoint", "cubes")):
         code, out, err = run_cli(capsys, "search", "W", "-d", "2", "--atoms", "3", "--refute", *option)

@@ -178,7 +178,7 @@ def test_sigmoid_30030_answers_without_the_degree_limit(monkeypatch):
 
 
 def test_sigmoid_30030_cli_completes():
-    proc = subprocess.run([sys.executable, "-m", "headfusion", "analyze", "sigmoid(q1)+sigmoid(30030*q1)", "--json"],
-                          capture_output=True, text=True, timeout=60)
+    proc = subprocess.run([sys.executable, "-m", "headfusion", "analyze", "sigmoid(q1)+sigmoid(30030*q1)", "--json",
+                           "--timeout", str(HANG_GUARD)], capture_output=True, text=True, timeout=HANG_GUARD)
     assert proc.returncode == 0, proc.stderr  # answered: 1 + x^30030 factors into cyclotomic polynomials
     assert json.loads(proc.stdout)["upper_bound"] == 4

@@ -19,6 +19,8 @@ import pytest
 
 from headfusion.render.files import latex_engine
 
+from .conftest import HANG_GUARD
+
 ROOT = Path(__file__).resolve().parent.parent
 SLUG = "W_d2"
 OLD = b"OLD SET\n"
@@ -54,7 +56,7 @@ def duration(tmp_path_factory) -> tuple[float, list[str]]:
     (tmp_path / "tmp").mkdir()
     began = time.monotonic()
     proc = start(tmp_path)
-    _, err = proc.communicate(timeout=120)
+    _, err = proc.communicate(timeout=HANG_GUARD)
     assert proc.returncode == 0, err
     return time.monotonic() - began, sorted(the_set(tmp_path / "out"))
 
@@ -74,7 +76,7 @@ def test_a_kill_leaves_a_whole_set(tmp_path, duration, signum, run):
     time.sleep(moment)
     if proc.poll() is None:
         proc.send_signal(signum)
-    _, err = proc.communicate(timeout=60)
+    _, err = proc.communicate(timeout=HANG_GUARD)
     assert proc.returncode in (0, -signum, 128 + signum, 130 if signum == signal.SIGINT else 143, -9), err
     if signum == signal.SIGTERM:
         assert b"Traceback" not in err, err
@@ -94,7 +96,7 @@ def test_a_kill_before_the_first_set_leaves_nothing_or_everything(tmp_path, dura
         time.sleep(seconds * moment)
         if proc.poll() is None:
             proc.send_signal(signal.SIGINT)
-        proc.communicate(timeout=60)
+        proc.communicate(timeout=HANG_GUARD)
         present = sorted(p.name for p in out.iterdir()) if out.exists() else []
         assert present in ([], names), present
         if present:
@@ -111,6 +113,6 @@ def test_sigterm_during_latex_removes_its_folder(tmp_path, duration):
     while time.monotonic() < deadline and not any(p.name.startswith("headfusion-tex-") for p in tmp.iterdir()):
         time.sleep(0.01)
     proc.send_signal(signal.SIGTERM)
-    _, err = proc.communicate(timeout=60)
+    _, err = proc.communicate(timeout=HANG_GUARD)
     assert proc.returncode in (0, 143), err
     assert not list(tmp.iterdir())

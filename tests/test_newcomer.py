@@ -15,7 +15,7 @@ import pytest
 
 from headfusion.cli import build_parser
 
-from .conftest import run_cli
+from .conftest import HANG_GUARD, run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -166,7 +166,7 @@ def test_readme_names_dependencies_exit_codes_and_test_time():
 
 def test_python_dash_m_headfusion():
     done = subprocess.run([sys.executable, "-m", "headfusion", "analyze", "W", "-d", "2", "--json"],
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=HANG_GUARD)
     assert done.returncode == 0 and json.loads(done.stdout)["minimum"] == 4, done.stderr
 
 

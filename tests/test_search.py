@@ -19,7 +19,7 @@ from headfusion.solving.problem import problem_from_form, slice_bound
 from headfusion.solving.smtlib import Options, query_sha256, query_text
 from headfusion.spec.load import load_spec
 
-from .conftest import run_cli, run_json
+from .conftest import HANG_GUARD, run_cli, run_json
 
 z3 = pytest.importorskip("z3")
 
@@ -114,8 +114,8 @@ def brute_force_exists(spec_text: str, m: int, d: int | None = None) -> bool:
 
 def test_w2_unsat_at_3_sat_at_4():
     model = load_spec("W", 2).model
-    assert search(model, 3, timeout=30).status == "unsat"
-    found = search(model, 4, timeout=30)
+    assert search(model, 3, timeout=HANG_GUARD).status == "unsat"
+    found = search(model, 4, timeout=HANG_GUARD)
     assert found.status == "sat" and found.checked
     atoms = [a.to_json() for a in found.head_atoms]
     assert len(atoms) == 4 and head_represents(model, atoms)
@@ -123,9 +123,9 @@ def test_w2_unsat_at_3_sat_at_4():
 
 def test_w3_unsat_at_7_fast_and_sat_at_8():
     model = load_spec("W", 3).model
-    result = search(model, 7, timeout=60)
+    result = search(model, 7, timeout=HANG_GUARD)
     assert result.status == "unsat"
-    found = search(model, 8, timeout=60)
+    found = search(model, 8, timeout=HANG_GUARD)
     assert found.status == "sat" and head_represents(model, [a.to_json() for a in found.head_atoms])
 
 
@@ -146,7 +146,7 @@ def test_encodings_agree(spec, m, expected):
     variants = [Options(e, symmetry=s, faces=f) for e in ("plain", "cofactor") for s in (False, True) for f in (False, True)]
     variants += [Options(e, faces=False, lines=True, neighbours=True) for e in ("plain", "cofactor")]
     for options in variants:
-        result = search(model, m, timeout=30, options=options)
+        result = search(model, m, timeout=HANG_GUARD, options=options)
         assert result.status == expected, options.label()
         if expected == "sat":
             assert head_represents(model, [a.to_json() for a in result.head_atoms])
@@ -165,7 +165,7 @@ def test_encodings_agree(spec, m, expected):
 )
 def test_brute_force_confirms(spec, m):
     """On tiny boxes an exhaustive enumeration of supports (exact linear algebra) gives the same verdict."""
-    verdict = search(load_spec(spec).model, m, timeout=30).status
+    verdict = search(load_spec(spec).model, m, timeout=HANG_GUARD).status
     assert verdict in ("sat", "unsat")
     assert brute_force_exists(spec, m) == (verdict == "sat")
 
@@ -184,7 +184,7 @@ def test_brute_force_confirms(spec, m):
 )
 def test_minimize_decides(spec, minimum):
     model = load_spec(spec).model
-    result = minimize(model, timeout=60)
+    result = minimize(model, timeout=HANG_GUARD)
     assert result.status == "decided" and result.minimum == minimum
     assert result.head_json is not None and len(result.head_json) == minimum
     assert head_represents(model, result.head_json)
@@ -196,7 +196,7 @@ def test_minimize_decides(spec, minimum):
 
 
 def test_minimize_json_cli(capsys):
-    data = run_json(capsys, "search", "sigmoid(q1)+sigmoid(2*q1)", "--minimize", "--timeout", "60")
+    data = run_json(capsys, "search", "sigmoid(q1)+sigmoid(2*q1)", "--minimize", "--timeout", str(HANG_GUARD))
     assert data["minimum"] == 4 and data["status"] == "decided"
     assert all(set(step) >= {"atoms", "status", "seconds"} for step in data["steps"])
     assert {"key", "weight", "value"} <= set(data["head"]["atoms_list"][0])
@@ -263,8 +263,8 @@ def test_timeout_returns_unknown(capsys):
 
 def test_parallel_cubes_agree():
     model = load_spec("W", 2).model
-    assert search(model, 3, timeout=30, jobs=2).status == "unsat"
-    found = search(model, 4, timeout=30, jobs=2)
+    assert search(model, 3, timeout=HANG_GUARD, jobs=2).status == "unsat"
+    found = search(model, 4, timeout=HANG_GUARD, jobs=2)
     assert found.status == "sat" and head_represents(model, [a.to_json() for a in found.head_atoms])
 
 

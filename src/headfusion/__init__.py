@@ -12,9 +12,9 @@ exit 1), both `hf.HeadfusionError`; see `headfusion.errors`.
 
 __version__ = "0.1.0"
 
-from headfusion.api import (Analysis, Certificate, Exploration, Search, Verification, analyze, attn, certify,  # noqa: E402
+from headfusion.api import (Analysis, Atlas, Certificate, Exploration, Search, Verification, analyze, atlas, attn, certify,  # noqa: E402
                             explore, search, sigmoid, verify)
 from headfusion.errors import CheckFailed, HeadfusionError, InputError, ResourceLimit  # noqa: E402
 
-__all__ = ["Analysis", "Certificate", "CheckFailed", "Exploration", "HeadfusionError", "InputError", "ResourceLimit",
-           "Search", "Verification", "analyze", "attn", "certify", "explore", "search", "sigmoid", "verify", "__version__"]
+__all__ = ["Analysis", "Atlas", "Certificate", "CheckFailed", "Exploration", "HeadfusionError", "InputError", "ResourceLimit",
+           "Search", "Verification", "analyze", "atlas", "attn", "certify", "explore", "search", "sigmoid", "verify", "__version__"]

@@ -64,6 +64,11 @@ class Analysis:
         return self.data.get("rigid_edges")
 
     @property
+    def answer_kind(self) -> str:
+        """As the CLI's --json: "proved" when the bounds meet (computed exactly), else "unknown"."""
+        return "proved" if self.minimum is not None else "unknown"
+
+    @property
     def statement(self) -> str:
         """m*(F) = 8, or 2 ≤ m*(F) ≤ 4 when the bounds do not meet (plain text)."""
         if self.minimum is not None:
@@ -85,6 +90,16 @@ class Search:
     status: str
     minimum: int | None
     data: dict = field(repr=False)
+
+    @property
+    def answer_kind(self) -> str:
+        """As the CLI's --json: "found" (a head, checked exactly), "proved" (a refutation the kernel replayed),
+        "testimony" (z3's unsat, not checked) or "unknown"."""
+        if self.status == "sat" or (self.minimum is not None and "refutation" not in self.data):
+            return "found" if self.status == "sat" else "testimony"
+        if self.status == "unsat":
+            return "proved" if self.data.get("refutation") else "testimony"
+        return "unknown"
 
     @property
     def statement(self) -> str:
@@ -116,6 +131,11 @@ class Certificate:
     @property
     def summary(self) -> dict:
         return self.data["summary"]
+
+    @property
+    def answer_kind(self) -> str:
+        """As the CLI's --json: "proved" when the kernel-checked bounds meet, else "unknown"."""
+        return "proved" if self.data["summary"]["status"] == "proved" else "unknown"
 
     def _repr_latex_(self) -> str:
         theorem = next(c for c in self.data["claims"] if c["id"] == "theorem")
@@ -204,20 +224,29 @@ def analyze(spec: Any, d: int | None = None, atoms_list: bool = True, timeout: f
     return Analysis(loaded.title, data["head_atom_terms"], data["lower_bound"], data["upper_bound"], data["minimum"], data)
 
 
-def search(spec: Any, atoms: int | None = None, d: int | None = None, timeout: float = 60.0, minimize: bool = False) -> Search:
-    """Ask the solver for a head with at most `atoms` atoms, or (minimize=True) for the least one."""
+def search(spec: Any, atoms: int | None = None, d: int | None = None, timeout: float = 60.0, minimize: bool = False,
+           refute: bool = False) -> Search:
+    """Ask the solver for a head with at most `atoms` atoms, or (minimize=True) for the least one.
+
+    `refute=True` (as `search --refute`, in this process): an exact refutation tree, replayed by the kernel before
+    "unsat" is returned (`data["refutation"]`; answer_kind "proved"), or "unknown" past `timeout`."""
     from headfusion.solving import solver as engine
     from headfusion.spec.load import load_spec
 
     d = options.optional_d(d)
     timeout = options.timeout(timeout, "timeout")
     minimize = options.flag(minimize, "minimize")
+    refute = options.flag(refute, "refute")
     if (atoms is None) == (not minimize):
         raise InputError("give exactly one of atoms=M and minimize=True")
+    if refute and minimize:
+        raise InputError("refute=True answers one m: give atoms=M, not minimize=True")
     if atoms is not None:
         atoms = options.count(atoms, "atoms")
     with _one_language():
         model = load_spec(spec_text(spec), d).model
+        if refute:
+            return _refuted(model, atoms, timeout)
         if minimize:
             data = engine.minimize(model, timeout=timeout).to_json()
             return Search(data["status"], data["minimum"], data)
@@ -225,9 +254,35 @@ def search(spec: Any, atoms: int | None = None, d: int | None = None, timeout: f
     return Search(data["status"], None, data)
 
 
+def _refuted(model, atoms: int, timeout: float) -> Search:
+    """`search(..., refute=True)`: the refutation producer in this process, then the kernel's replay (as the CLI)."""
+    import time
+
+    from headfusion.algebra.expform import exponential_form
+    from headfusion.kernel.base import SchemaError
+    from headfusion.kernel.refutation import replay
+    from headfusion.proof.certify import kernel_question
+    from headfusion.solving.refute import refute as produce
+
+    P, Q, vertices = kernel_question(exponential_form(model))
+    if any(e[-1] for e in list(P) + list(Q)):
+        raise InputError("refute=True needs rational weights (no e^b weights)")
+    try:
+        result = produce(P, Q, atoms, deadline=time.time() + timeout, vertices=vertices)
+        if result.status == "unsat":
+            replay(P, Q, atoms, result.evidence, vertices)  # CheckFailed: never returned as a proof
+    except SchemaError as exc:  # a box beyond the kernel's replay limit
+        raise InputError(f"refute=True at m = {atoms}: {exc}") from None
+    data = {"atoms": atoms, "status": result.status, "reason": result.stats.get("reason"),
+            "refutation": {"atoms": atoms, **result.evidence} if result.status == "unsat" else None,
+            "head": result.head, "stats": {k: v for k, v in result.stats.items() if k != "reason"}}
+    return Search(result.status, None, data)
+
+
 def certify(spec: Any, d: int | None = None, out: str | Path = "out", pdf: bool | None = False,
             search: bool = True, search_timeout: float = 60.0, timeout: float = 3600.0, every_d: bool = False,
-            name: str | None = None) -> Certificate:
+            name: str | None = None, every: str | list[str] | None = None,
+            refutation: str | Path | list[str | Path] | None = None) -> Certificate:
     """Write <slug>.json and <slug>.tex (and the PDF when pdf is True, or None with an engine present).
 
     `every_d=True`: the theorem for every d of a family F_d = c_d + Σ_j f(q_j) (`W`, `tanh-sum` or
@@ -252,16 +307,29 @@ def certify(spec: Any, d: int | None = None, out: str | Path = "out", pdf: bool 
     timeout = options.timeout(timeout, "timeout")
     if every_d and d is not None:
         raise InputError("every_d=True states the theorem for every d: leave out d")
+    names = ([n.strip() for n in every.split(",")] if isinstance(every, str) else list(every)) if every is not None else None
+    paths = [str(r) for r in ([refutation] if isinstance(refutation, (str, Path)) else refutation or [])]
+    if names is not None and (every_d or d is not None or paths):
+        raise InputError("every= states a theorem for every pair: leave out d, every_d and refutation")
+    if paths and (every_d or not search):
+        raise InputError("refutation= supplies a search result: it does not combine with every_d=True or search=False")
     with _one_language():
         with deadline(timeout, "certify"):  # the computation only: the writes below are atomic
             text = spec_text(spec)
-            if every_d:
+            if names is not None:  # Theorem P for the family σ(a·q1) + σ(b·q1), as `certify --every a,b`
+                from headfusion.proof.certify import certify_every_pair
+
+                result = certify_every_pair(text, names, ["headfusion", "certify", text, "--every", ",".join(names)])
+            elif every_d:
                 result = certify_every_d(text, ["headfusion", "certify", text, "--every-d"])
             else:
+                from headfusion.proof.certify import read_refutations
+
                 loaded = load_spec(text, d)
                 command = ["headfusion", "certify", text] + (["--d", str(d)] if d is not None else [])
                 result = run(loaded, command, search=search, search_timeout=search_timeout, timeout=timeout,
-                             guard=lambda seconds: deadline(seconds, "certify's searches"))  # the time limit leaves a certificate
+                             guard=lambda seconds: deadline(seconds, "certify's searches"),  # the time limit leaves a certificate
+                             refutations=read_refutations(paths) if paths else None)
         written = write_certificate(result.certificate, out_dir, result.queries, pdf=pdf, name=name)
     files = {k: v for k, v in written.items() if k in ("json", "tex", "pdf")}
     return Certificate(files, result.certificate, {k: v for k, v in written.items() if k not in files})
@@ -368,3 +436,32 @@ class _one_language:
         if isinstance(exc, InputError) and "needs --d D" in str(exc):  # the API's words, not the CLI's option
             raise type(exc)(str(exc).replace("needs --d D", "needs d (e.g. hf.analyze('W', d=3))")) from None
         return False
+
+
+@dataclass(frozen=True)
+class Atlas:
+    """`atlas` as an object: one row per grid point (as the CLI's --json rows) and each point's certificate data, in
+    the grid's order.  Jupyter shows the rows as a table."""
+
+    rows: list[dict]
+    certificates: list[dict | None] = field(repr=False, default_factory=list)
+
+    def _repr_html_(self) -> str:
+        return _html_table([(str(r.get("point")), f"{r.get('status')}: {r.get('lower')}..{r.get('upper')}") for r in self.rows])
+
+
+def atlas(spec: str, ranges: list[str] | tuple[str, ...], search_timeout: float = 60.0) -> Atlas:
+    """One certificate per point of a grid, as `headfusion atlas SPEC a=1..8 b=a+1..8` computes them (in this process,
+    nothing written; the CLI adds the files, resuming and Dask).  A point certify refuses is a row with its reason."""
+    from headfusion.proof.atlas import atlas_spec, certify_point
+
+    search_timeout = options.timeout(search_timeout, "search_timeout")
+    if isinstance(ranges, str) or not isinstance(ranges, (list, tuple)) or not all(isinstance(r, str) for r in ranges):
+        raise InputError("ranges: a list of strings such as ['a=1..3', 'b=a+1..4']")
+    with _one_language():
+        text = spec_text(spec)
+        grid = atlas_spec(text, list(ranges))
+        if grid.kind == "graphs":
+            raise InputError("the map of all graphs is the CLI's `atlas --graphs N`")
+        done = [certify_point(text, list(ranges), values, search_timeout) for values in grid.points()]
+    return Atlas([d["row"] for d in done], [d["certificate"] for d in done])

@@ -107,16 +107,29 @@ def _multiple_text(entry: dict) -> str:
     return f"slices: {roots + 1} x mu(A), A by {_multiple_text(entry['A'])}"
 
 
+def certify_step(result: dict, args: argparse.Namespace) -> tuple[str | None, str]:
+    """(the command that certifies this function, or None; why) — never one that refuses: when certify would refuse the
+    function up front, the family theorem it belongs to (Theorem P for σ(a·q1) + σ(b·q1)), else no command."""
+    refusal = result.get("certify_refusal")
+    if not refusal:
+        return f"headfusion certify {spec_words(args)}", "certify writes the certificate the kernel replays"
+    if result.get("certify_instead"):
+        return (result["certify_instead"], f"certify refuses this member ({refusal}); Theorem P certifies every pair "
+                "σ(a·q1) + σ(b·q1), a ≠ b, at once")
+    return None, f"certify cannot write its certificate yet: {refusal}"
+
+
 def analysis_answer(result: dict, args: argparse.Namespace) -> dict:
     """What analyze answers about m*(F): proved when the bounds meet (computed exactly, not yet by the kernel), else unknown."""
     lemma = lemma_tables()[1].get(result["lower_bound_method"], result["lower_bound_method"] or "no lower bound")
     lower, upper, minimum = result["lower_bound"], result["upper_bound"], result["minimum"]
+    step, why = certify_step(result, args)
     if minimum is not None:
         return answer("proved", f"m*(F) = {big(minimum)}", f"{lemma} and the fused head of {big(upper)} atoms, computed "
-                      "exactly (certify writes the certificate the kernel replays)", f"headfusion certify {spec_words(args)}")
+                      f"exactly ({why})", step)
     bounds = f"{big(lower)} ≤ m*(F) ≤ {big(upper)}" if lower is not None else f"m*(F) ≤ {big(upper)}"
-    return answer("unknown", bounds, f"the lower bound by {lemma} and the fused head do not meet; certify searches between "
-                  "them where the search box is small enough", f"headfusion certify {spec_words(args)}")
+    more = "certify searches between them where the search box is small enough" if step and step.endswith(spec_words(args)) else why
+    return answer("unknown", bounds, f"the lower bound by {lemma} and the fused head do not meet; {more}", step)
 
 
 def _newton_evidence(result: dict, out) -> None:

@@ -54,7 +54,7 @@ def cmd_certify(args: argparse.Namespace) -> int:
     """`certify`: the certificate computed under a wall-clock guard, then written atomically."""
     from headfusion.render.errors import RenderError
     from headfusion.render.files import latex_engine
-    from headfusion.render.write import write_certificate
+    from headfusion.render.write import other_function_at, write_certificate
 
     out_dir = options.out_dir(args.out)  # a writable folder, checked before any work
     made = missing_folders(out_dir)
@@ -68,6 +68,8 @@ def cmd_certify(args: argparse.Namespace) -> int:
         with deadline(args.timeout, "certify", "a smaller input or d, --no-search, or a larger --timeout"):  # the computation only: the writes below are atomic
             result = _certified(args, command, progress)
         progress("writing the certificate" + (" (LaTeX to PDF)" if not args.no_pdf else ""))
+        if (replaced := other_function_at(out_dir, args.name, result.certificate)) is not None:
+            sys.stderr.write(f"headfusion: note: {one_line(replaced)}\n")  # said even with -q: a file of another function goes
         try:
             paths = write_certificate(result.certificate, out_dir, result.queries,
                                       pdf=True if args.pdf else False if args.no_pdf else None, name=args.name)
@@ -80,7 +82,10 @@ def cmd_certify(args: argparse.Namespace) -> int:
     theorem = next(c for c in result.certificate["claims"] if c["id"] == "theorem")
     notes = result.certificate["metadata"].get("notes", [])
     family = next((c["evidence"] for c in result.certificate["claims"] if c["id"] == "family:graphs"), None)
-    answered = certificate_answer(summary, plain_maths(theorem["statement"]), f"headfusion verify {paths['json']}", family is not None)
+    from headfusion.render.everyd import first_member
+
+    answered = certificate_answer(summary, plain_maths(theorem["statement"]), f"headfusion verify {paths['json']}", family is not None,
+                                  first_member(result.certificate))
     if args.json:
         print_json({"summary": summary, "notes": notes, **answered, "files": {k: str(v) for k, v in sorted(paths.items())}})
         return EXIT_OK

@@ -34,6 +34,14 @@ class Parser(argparse.ArgumentParser):
             choices = re.findall(r"'([^']*)'", typo.group(2))
             message = (f"invalid choice: unknown command '{typo.group(1)}'{did_you_mean(typo.group(1), choices)} "
                        f"(commands: {', '.join(choices)})")
+        unknown = re.match(r"unrecognized arguments: (--?[\w-]+)", message)
+        if unknown:  # `--jsn`: name the option meant, from this command's own options
+            from headfusion.spec.expressions import did_you_mean
+
+            parsers = [self] + [choice for action in self._actions if isinstance(action, argparse._SubParsersAction)
+                                for choice in action.choices.values()]  # the top parser reports a subcommand's extras
+            options = sorted({o for parser in parsers for action in parser._actions for o in action.option_strings if o.startswith("--")})
+            message += did_you_mean(unknown.group(1), options)
         raise UsageError(f"{command}: {message}" if command else message)
 
 
@@ -210,11 +218,13 @@ def with_answer(data: dict, answered: dict, after: str | None = None) -> dict:
     return out
 
 
-def certificate_answer(summary: dict, theorem: str, next_step: str | None, graph_family: bool = False) -> dict:
+def certificate_answer(summary: dict, theorem: str, next_step: str | None, graph_family: bool = False,
+                       first: tuple[int, str] | None = None) -> dict:
     """The answer of a certificate the kernel replayed: its theorem, proved when the bounds meet, else the minimum unknown.
 
     `graph_family`: the certificate has a family:graphs claim (Lemma LF over the graphs of a class, parameter n), not
-    d disjoint copies of one block (Lemma LP)."""
+    d disjoint copies of one block (Lemma LP).  `first`: for every d, (bound, claim) of a checked block claim that
+    does not multiply over blocks but decides d = 1 (`render.everyd.first_member`)."""
     claim = summary.get("lower_bound_claim") or ""
     lemma = lemma_tables()[2].get(claim) or (f"a refutation tree at m = {claim.removeprefix('search:m')}"
                                           if claim.startswith("search:m") else claim)
@@ -227,6 +237,14 @@ def certificate_answer(summary: dict, theorem: str, next_step: str | None, graph
     if summary["status"] == "proved":
         return answer("proved", theorem.rstrip("."), f"{lemma} and the construction (kernel-checked: every claim replayed)",
                       next_step)
+    if summary.get("every_d") and not graph_family:  # F is the block: what is open is m*(F_d), and d = 1 may be decided
+        upper = summary["upper_bound"]
+        one = ("" if first is None else f"; d = 1 is decided by the block alone: m*(F_1) "
+               + (f"= {big(upper)}" if first[0] >= upper else f">= {big(first[0])}")
+               + f" by {lemma_tables()[2].get(first[1], first[1])} (claim {first[1]}, kernel-checked), "
+               "a lemma that does not multiply over blocks")
+        return answer("unknown", theorem.rstrip("."), f"m*(F_d) for d >= {1 if first is None else 2} (the kernel-checked bounds, "
+                      f"by {lemma} and the construction, do not meet{testimony}){one}", next_step)
     return answer("unknown", theorem.rstrip("."), f"m*(F) itself (the kernel-checked bounds, by {lemma} and the construction, "
                   f"do not meet{testimony})", next_step)
 
@@ -235,6 +253,8 @@ def spec_words(args: argparse.Namespace) -> str:
     """The spec and its --d as a user would type them again (quoted for a shell)."""
     import shlex
 
-    spec = getattr(args, "spec", "SPEC")
-    words = shlex.quote(spec) if len(spec) <= 200 and spec.isprintable() else "SPEC"  # no control text from input
+    spec = str(getattr(args, "spec", "")).translate({9: 32, 10: 32, 13: 32})  # tabs and line breaks read as spaces
+    # the whole spec, however long (a command to run, never a placeholder); text that is still not printable cannot
+    # have been read as a spec, and no control text from input is echoed
+    words = shlex.quote(spec) if spec.isprintable() and spec else "'(the spec given)'"
     return words + (f" --d {args.d}" if getattr(args, "d", None) is not None else "")

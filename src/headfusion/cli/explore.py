@@ -37,7 +37,7 @@ def cmd_explore(args: argparse.Namespace) -> int:
     slug = args.name or sanitize_slug(first.slug.rsplit("_", 1)[0] if first.d is not None else first.slug)
     title = parameterised_title(first)
     try:
-        paths = write_explore(rows, out_dir, slug, title, png=not args.no_pdf)
+        paths = write_explore(rows, out_dir, slug, title, png=not args.no_pdf, parameter=name)
     except RenderError as exc:
         sys.stderr.write(f"headfusion: error: {one_line(str(exc))}\n")
         return EXIT_CHECK_FAILED

@@ -16,7 +16,8 @@ def answer_from_proof(args: argparse.Namespace, spec: Spec, progress: Progress) 
     from headfusion.proof.proved import proved_lower_bound
 
     progress("proved lower bounds (the bound engine, then the kernel)")
-    proved = proved_lower_bound(spec.model)
+    # Lemma R on a line, as certify uses it, within half of --timeout (the solver gets the rest)
+    proved = proved_lower_bound(spec.model, args.atoms, args.timeout / 2, progress)
     if args.atoms >= proved.bound:
         return None
     if args.smt2 or args.cross_check:

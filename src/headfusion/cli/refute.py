@@ -46,7 +46,7 @@ def search_refute(args: argparse.Namespace, spec: Spec, progress: Progress) -> i
     P, Q, vertices = kernel_question(form)  # V checked by the kernel: interior leaves at m ≤ V
     if any(e[-1] for e in list(P) + list(Q)):
         raise UsageError("search: --refute needs rational weights (no e^b weights)")
-    _refuse_big_box(P, Q, args)
+    _refuse_big_box(P, Q, args, form)
     began = time.monotonic()
     small = _small_box(P, Q, args)
     if cluster and small is not None:  # no cluster asked for, and a LocalCluster would take longer to start than the tree
@@ -160,7 +160,19 @@ def _small_box(P: dict, Q: dict, args: argparse.Namespace) -> int | None:
     return points if points <= SMALL_BOX else None
 
 
-def _refuse_big_box(P: dict, Q: dict, args: argparse.Namespace) -> None:
+def _z3_can_answer(form, m: int) -> bool:
+    """Whether `search --atoms m` (z3) would search at all: its key range within solver.MAX_BOX_POINTS (it answers
+    "unknown: the box has N points" otherwise, which no --timeout changes)."""
+    from headfusion.solving.problem import problem_from_form
+    from headfusion.solving.solver import MAX_BOX_POINTS
+
+    try:
+        return problem_from_form(form, m).box_points <= MAX_BOX_POINTS
+    except (ValueError, ArithmeticError):  # transcendental weights, too many terms: z3 does not search either
+        return False
+
+
+def _refuse_big_box(P: dict, Q: dict, args: argparse.Namespace, form) -> None:
     """A box the kernel would not replay is refused before any cube is solved (one line, exit 2).
 
     The kernel regenerates the L3 box of every refutation and refuses boxes over its replay
@@ -177,9 +189,10 @@ def _refuse_big_box(P: dict, Q: dict, args: argparse.Namespace) -> None:
         what = (f"the box of the cofactor g (Lemma L3) has {int(found[1]):,} points, which exceeds the verification limit "
                 f"{found[2]} (the kernel's replay limit; z3's key range at this m is larger still)" if found
                 else f"{exc} (the kernel's replay limit)")
+        z3 = (f", and `headfusion search {spec} --atoms {args.atoms}` asks z3 (solver testimony, not proof)"
+              if _z3_can_answer(form, args.atoms) else "")  # recommended only when it can answer (not "unknown: the box …")
         raise UsageError(f"search --refute at m = {args.atoms}: {what}, so no refutation of it "
-                         f"could be checked; instead `headfusion certify {spec}` proves what the lemmas give, and "
-                         f"`headfusion search {spec} --atoms {args.atoms}` asks z3 (solver testimony, not proof)") from None
+                         f"could be checked; instead `headfusion certify {spec}` proves what the lemmas give{z3}") from None
 
 
 def _install_hint() -> str:

@@ -57,6 +57,24 @@ def _say(message: str) -> None:
     sys.stderr.write(f"headfusion: error: {_ERROR[-1]}\n")
 
 
+def _d_of_an_expression(args: argparse.Namespace) -> str | None:
+    """What --d does to an expression (issue 41: `analyze "sigmoid(q1)" --d 3` was accepted silently): it only widens the
+    domain to q1..qD; F does not depend on the variables it does not use, and m*(F) is the same."""
+    import re
+
+    from headfusion.spec.families import FAMILIES
+
+    spec, d = getattr(args, "spec", None), getattr(args, "d", None)
+    if not isinstance(spec, str) or d is None or spec.strip() in FAMILIES or spec.strip().endswith(".toml"):
+        return None
+    used = max((int(n) for n in re.findall(r"(?<![\w.])q([1-9][0-9]{0,6})(?!\w)", spec)), default=0)
+    if d <= used:
+        return None
+    unused = f"q{used + 1}" + (f"..q{d}" if d > used + 1 else "")
+    return (f"--d {d} with an expression only sets the dimension: it uses q1..q{used}, so F does not depend on {unused} "
+            "and m*(F) is the same as without --d")
+
+
 def _run(parser: argparse.ArgumentParser, raw_argv: list[str]) -> int:
     try:
         args = parser.parse_args(raw_argv)
@@ -72,7 +90,10 @@ def _run(parser: argparse.ArgumentParser, raw_argv: list[str]) -> int:
         if handler is None:
             parser.print_help(sys.stderr)
             return EXIT_BAD_INPUT
-        return handler(args)
+        code = handler(args)
+        if code == EXIT_OK and (note := _d_of_an_expression(args)) and not args.quiet:  # a refusal stays one line
+            sys.stderr.write(f"headfusion: note: {note}\n")
+        return code
     except InputError as exc:  # bad input, options, paths, and the cost model's refusals
         _say(str(exc))
         return EXIT_BAD_INPUT

@@ -109,8 +109,11 @@ def _search(args: argparse.Namespace, progress: Progress) -> int:
         _write_atoms(result.head_json or [], result.head_source or "")
         out.write(answer_lines(answered))
         return EXIT_OK
-    progress(f"a head with at most {args.atoms} atoms? (z3, at most {args.timeout:g} s)")
-    result = search(spec.model, args.atoms, args.timeout, options, args.jobs)
+    import time
+
+    left = max(args.timeout - (time.time() - args.started), 1.0)  # what the bounds and a line (Lemma R) left of --timeout
+    progress(f"a head with at most {args.atoms} atoms? (z3, at most {left:.0f} s)")
+    result = search(spec.model, args.atoms, left, options, args.jobs)
     if smt2 is not None:
         if result.query_text is None:
             sys.stderr.write(f"headfusion: no query written: {result.reason}\n")

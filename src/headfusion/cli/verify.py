@@ -40,7 +40,11 @@ def cmd_verify(args: argparse.Namespace) -> int:
             resolved = resolve_testimony(cert)
     ok = report.ok and not any(v == "sat" or v.startswith("hash mismatch") for _, _, v in resolved)
     rows = [{"id": i, "kind": k, "outcome": o, "message": m} for i, k, o, m in report.rows]
-    answered = verification_answer(ok, report.shown[2], cert["summary"] if ok and cert else None, rows, args.certificate)
+    from headfusion.render.everyd import first_member
+
+    answered = verification_answer(ok, report.shown[2], cert["summary"] if ok and cert else None, rows, args.certificate,
+                                   first_member(cert) if ok and cert else None,
+                                   refute_step(cert, rows) if args.resolve and ok and cert else None)
     if args.json:
         function, title, theorem = report.shown  # the theorem as the console writes it; its LaTeX as the certificate prints it
         print_json({"ok": ok, "function": function, "title": title, "theorem": plain_maths(theorem) if theorem else theorem,
@@ -67,13 +71,29 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return EXIT_OK if ok else EXIT_CHECK_FAILED
 
 
-def verification_answer(ok: bool, statement: str, summary: dict | None, rows: list[dict], path: str) -> dict:
-    """The answer of `verify`: the kernel's theorem when every claim replays (its summary is the kernel's own), else none."""
+def refute_step(cert: dict, rows: list[dict]) -> str:
+    """After `verify --resolve` (not itself again): the refutation that would turn the first testimony into a proof."""
+    import shlex
+
+    ms = sorted(int(r["id"].split(":m")[1]) for r in rows if r["outcome"] == "testimony" and ":m" in r["id"])
+    command = [str(w) for w in cert.get("metadata", {}).get("command", [])]
+    if not ms or len(command) < 3 or command[1] != "certify":
+        return ""
+    d = next((f" --d {b}" for a, b in zip(command, command[1:]) if a in ("--d", "-d")), "")
+    return f"headfusion search {shlex.quote(command[2])}{d} --atoms {ms[0]} --refute"
+
+
+def verification_answer(ok: bool, statement: str, summary: dict | None, rows: list[dict], path: str,
+                        first: tuple[int, str] | None = None, after_resolve: str | None = None) -> dict:
+    """The answer of `verify`: the kernel's theorem when every claim replays (its summary is the kernel's own), else none.
+
+    `after_resolve`: the next step once `--resolve` has run (never `verify --resolve` again; "" for none)."""
     if not ok or summary is None:
         failed = next((r for r in rows if r["outcome"] == "failed"), None)
         why = f"{failed['id']} does not re-check" if failed else "the theorem was not checked"
         return answer("unknown", "this file proves nothing", f"the kernel rejects it ({why})", None)
     testimony = sum(r["outcome"] == "testimony" for r in rows)
-    answered = certificate_answer(summary, plain_maths(statement), f"headfusion verify {path} --resolve" if testimony else None,
-                                  any(r["id"] == "family:graphs" for r in rows))
+    again = (after_resolve or None) if after_resolve is not None else f"headfusion verify {path} --resolve"
+    answered = certificate_answer(summary, plain_maths(statement), again if testimony else None,
+                                  any(r["id"] == "family:graphs" for r in rows), first)
     return answered

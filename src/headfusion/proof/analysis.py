@@ -6,6 +6,7 @@ Pure: takes a Spec, returns JSON-ready data.  Printing happens in cli/analyze.py
 from __future__ import annotations
 
 import json
+import re
 from fractions import Fraction
 from itertools import islice
 from typing import IO, Callable, Iterator
@@ -23,6 +24,7 @@ from headfusion.bounds.facelimits import face_limit, fold_constants
 from headfusion.bounds.lower import MAX_LISTED_WITNESSES, vertex_witnesses
 from headfusion.bounds.tournament4 import theorem_k_instance
 from headfusion.spec.display import function_text
+from headfusion.proof.evidence import bezout_refusal
 
 MAX_FORM_BLOCKS_SHOWN = 12
 CONSTRUCT_SECONDS = 6.0  # analyze's budget for the construction search (only where the bounds do not meet) ...
@@ -176,7 +178,10 @@ def analyze(spec: Spec, list_atoms: bool = True, with_bounds: bool = True, strea
         "minimum": None,
         "exponential_form": exp_form_json(form),
         "fused_head": {"atoms": upper},
+        "certify_refusal": bezout_refusal(form),  # why certify would refuse this function up front (None: it would not)
     }
+    if result["certify_refusal"]:
+        result["certify_instead"] = family_certificate(model)
     if bounds is not None:
         result.update(lower_bounds_report(form, bounds=bounds))
     if list_atoms and preview:
@@ -185,6 +190,17 @@ def analyze(spec: Spec, list_atoms: bool = True, with_bounds: bool = True, strea
         step(f"fused head: {upper} atoms")
         result["fused_head"]["atoms_list"] = AtomStream(form) if stream else list(atom_dicts(form))
     return result
+
+
+PAIR = re.compile(r"sigmoid\(([1-9][0-9]*\*)?q1\) \+ sigmoid\(([1-9][0-9]*\*)?q1\)\Z")  # σ(a·q1) + σ(b·q1), a, b > 0
+
+
+def family_certificate(model) -> str | None:
+    """The `certify` command of a family theorem that has F as a member (Theorem P: σ(a·q1) + σ(b·q1), a ≠ b), else None."""
+    pair = PAIR.match(function_text(model))
+    if pair and pair[1] != pair[2]:
+        return 'headfusion certify "sigmoid(a*q1) + sigmoid(b*q1)" --every a,b'
+    return None
 
 
 _PLACEHOLDER = "\x00headfusion atom stream\x00"

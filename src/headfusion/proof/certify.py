@@ -357,18 +357,20 @@ def line_route(bounds: FunctionBounds, timeout: float, progress: Callable[[str],
     return bounds if line is None else replace(bounds, line=line)
 
 
-def line_tree(form: ExpForm, table: dict, timeout: float, progress: Callable[[str], None] | None = None) -> LineBound | None:
+def line_tree(form: ExpForm, table: dict, timeout: float, progress: Callable[[str], None] | None = None,
+              upper: int | None = None) -> LineBound | None:
     """A line u whose f_u(t) = F(t·u) needs F's upper bound (the best construction's size): by its own lemmas, or by a refutation over f_u's one-dimensional
     box at m = upper − 1 (a small 1-D tree instead of one over F's box).  Among the first LINE_CANDIDATES lines whose f_u
     keeps F's upper bound, one decided by a lemma is taken first; else the first LINE_TRIES are asked for a tree, all within
-    `timeout` seconds.  f_u's bounds are stored in `table` (the engine's memo, which the evidence reads)."""
+    `timeout` seconds.  f_u's bounds are stored in `table` (the engine's memo, which the evidence reads).  `upper`: the
+    bound asked for instead of the construction's size (`search --atoms M` asks for M + 1)."""
     import time
 
     from headfusion.bounds.constructions import closed_forms
     from headfusion.bounds.facelimits import model_from_canonical
     from headfusion.bounds.lines import candidate_lines
 
-    upper, deadline = form.upper_bound, time.time() + timeout  # upper: the best construction's size
+    upper, deadline = upper or form.upper_bound, time.time() + timeout  # upper: the best construction's size, or as asked
     kept = []
     for direction, limit, size in candidate_lines(form.model, upper):
         if size < upper or len(kept) >= LINE_CANDIDATES:  # sizes above upper are reported as upper + 1

@@ -20,7 +20,7 @@ from headfusion.bounds.classes import untried_tilts
 from headfusion.kernel import statements
 from headfusion.kernel.base import CheckFailed, SchemaError, sha256
 from headfusion.kernel.model import model_from_json
-from headfusion.kernel.verify import FORMAT, KINDS, check_of, summary, theorem_facts
+from headfusion.kernel.verify import FORMAT, KINDS, MULTIPLICATIVE, check_of, summary, theorem_facts
 from headfusion.proof.statement import verify_certificate
 from headfusion.proof import evidence
 from headfusion.spec.errors import InputError, ResourceLimit
@@ -108,6 +108,16 @@ def prune_lemmas(cert: dict) -> None:
     cert["claims"] = [c for c in cert["claims"] if c["kind"] != "lemma" or c["id"] in used]
 
 
+def block_claims(model, bounds: FunctionBounds, have: set[str]) -> list[tuple[str, dict]]:
+    """For the theorem for every d: the block's strongest claim when its lemma bounds F alone (LU, LE, LD, …, which do not
+    multiply over blocks) and beats the bounds that do — it decides d = 1 (F_1 = c_1 + F), checked by the kernel, unused
+    by the theorem for every d (issue 41: d = 1 was called open when Lemma LU decided the block)."""
+    block = function_bounds(model)
+    if block.best[0] <= bounds.best[0] or evidence.CLAIM_OF.get(block.best[1]) in MULTIPLICATIVE:
+        return []
+    return [(cid, ev) for cid, ev in evidence.lower_claims(block, None) if cid not in have]
+
+
 def build_certificate(spec: Spec, command: list[str], search_results: list[dict] | None = None,
                       notes: list[str] | None = None, bounds: FunctionBounds | None = None, every_d: dict | None = None,
                       members: dict | None = None) -> dict:
@@ -130,6 +140,8 @@ def build_certificate(spec: Spec, command: list[str], search_results: list[dict]
         ("upper", evidence.construction_evidence(form)),
     ]
     drafts += evidence.lower_claims(bounds, None)
+    if every_d is not None and not every_d.get("graphs") and not every_d.get("every"):
+        drafts += block_claims(model, bounds, {cid for cid, _ in drafts})
     if every_d is not None and every_d.get("every"):  # Theorem P for the family (issue 26)
         drafts.append(("lower:pairs", {}))
     if members:  # a family of graphs: its members' class and counts (Lemma LF)

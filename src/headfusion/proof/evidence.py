@@ -95,6 +95,36 @@ _BEZOUT_MEMO: dict[tuple[LPoly, LPoly], dict] = {}  # certify asks for a form's 
 MAX_BEZOUT_MEMO = 256
 
 
+def _separating(f: LPoly, nvars: int, offset: int) -> list[int]:
+    """The substitution x ↦ y^a of the `offset`-th try: a_c > Σ_{k<c} a_k·width_k separates f's exponent differences."""
+    groups = list(x_support(f))
+    widths = [max(e[c] for e in groups) - min(e[c] for e in groups) for c in range(nvars)]
+    a: list[int] = []
+    for c in range(nvars):
+        a.append(1 + (offset if c else 0) + sum(a[k] * widths[k] for k in range(c)))
+    return a
+
+
+def bezout_refusal(form: ExpForm) -> str | None:
+    """Why certify would refuse this function's lowest-terms evidence (a Bézout identity with P′(y^a) beyond
+    MAX_BEZOUT_DEGREE, the first refusal of `_bezout_at`), read off the factors already computed; None when none."""
+    shapes, _ = block_shapes(form)
+    for b in shapes:
+        for f in b.factors:
+            if f.in_denominator - f.in_gcd and not _is_kernel_binomial(f.poly):
+                a = _separating(f.poly, b.P_reduced.nvars - 1, 0)
+                merged: dict[tuple[int, int], Fraction] = {}
+                for e, c in b.P_reduced.terms.items():  # as `_bezout_at` substitutes: exponents that meet are added
+                    k = (sum(x * w for x, w in zip(e[:-1], a)), e[-1])
+                    merged[k] = merged.get(k, Fraction(0)) + c
+                levels = [k for (k, _), c in merged.items() if c]
+                degree = max(levels) - min(levels) if levels else 0
+                if degree > MAX_BEZOUT_DEGREE:
+                    return (f"the coprimality evidence needs a Bezout identity with P' of degree {degree} "
+                            f"(limit {MAX_BEZOUT_DEGREE})")
+    return None
+
+
 def bezout(P: LPoly, f: LPoly) -> dict:
     """A, B with A·P(y^a) + B·f(y^a) a nonzero monomial (memoised), a separating f's exponent differences (Lemma LC)."""
     key = (P, f)
@@ -111,14 +141,8 @@ def _bezout(P: LPoly, f: LPoly) -> dict:
     A substitution can merge terms so that P(y^a) and f(y^a) share a factor although P and f
     do not (σ(q1) + σ(q1+q2) + tanh(q2) with a = (1, 1)); larger separating a are then tried.
     """
-    groups = list(x_support(f))
-    r = P.nvars - 1
-    widths = [max(e[c] for e in groups) - min(e[c] for e in groups) for c in range(r)]
     for offset in range(BEZOUT_TRIES):
-        a: list[int] = []
-        for c in range(r):  # a_c > Σ_{k<c} a_k·width_k separates f's exponent differences (the kernel's test)
-            a.append(1 + (offset if c else 0) + sum(a[k] * widths[k] for k in range(c)))
-        found = _bezout_at(P, f, a)
+        found = _bezout_at(P, f, _separating(f, P.nvars - 1, offset))  # separating f's exponent differences (the kernel's test)
         if found is not None:
             return found
     raise ResourceLimit(f"no Bezout identity for a factor of Q' in {BEZOUT_TRIES} substitutions; "

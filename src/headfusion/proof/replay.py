@@ -3,7 +3,7 @@
 The kernel is plain and has no clock.  Here a parsed certificate is first measured — claims,
 digits × terms of each polynomial, powers of t in the sign decisions, multiplier entries and
 the work of checking them, face functions no face reaches, the digits × exponents of the tilted
-coefficients of the residue classes — and refused with the
+coefficients of the residue classes, the box × digits of each three-slice division — and refused with the
 limit named when it asks for more than any certificate `certify` writes.  Then the kernel
 replays it in a child process (`solving.bounded`) killed after `timeout` seconds or when it
 passes 2 GB of memory: one line, exit 2, never a verdict.
@@ -107,22 +107,51 @@ def _tilt_work(claims: list) -> int:
         return 0  # absent or malformed: the kernel says so
 
 
-def _root_work(claims: list) -> int:
-    """Σ over the slice entries anywhere in the evidence (nested ones too) of span × Σ k·digits(ρ) (`multiples.slices`);
-    the span is bounded by ω over supp B, before B is evaluated."""
-    work, todo = 0, [c.get("evidence") for c in claims if isinstance(c, dict)]
+def _entries(claims: list, method: str):
+    """Every evidence entry (nested ones too) whose "method" is `method`."""
+    todo = [c.get("evidence") for c in claims if isinstance(c, dict)]
     while todo:
         item = todo.pop()
         if isinstance(item, list):
             todo.extend(item)
         elif isinstance(item, dict):
             todo.extend(item.values())
-            if item.get("method") == "slices":
-                try:
-                    levels = [sum(int(w) * int(x) for w, x in zip(item["omega"], e)) for e, _ in item["B"]]
-                    work += (max(levels) - min(levels)) * sum(max(int(k), 0) * _digits(rho) for rho, k in item["roots"])
-                except (TypeError, KeyError, ValueError):
-                    continue  # malformed: the kernel says so
+            if item.get("method") == method:
+                yield item
+
+
+def _root_work(claims: list) -> int:
+    """Σ over the slice entries anywhere in the evidence (nested ones too) of span × Σ k·digits(ρ) (`multiples.slices`);
+    the span is bounded by ω over supp B, before B is evaluated."""
+    work = 0
+    for item in _entries(claims, "slices"):
+        try:
+            levels = [sum(int(w) * int(x) for w, x in zip(item["omega"], e)) for e, _ in item["B"]]
+            work += (max(levels) - min(levels)) * sum(max(int(k), 0) * _digits(rho) for rho, k in item["roots"])
+        except (TypeError, KeyError, ValueError):
+            continue  # malformed: the kernel says so
+    return work
+
+
+MAX_DIVISION_WORK = 20_000_000  # box points × digits of the V3 line-factor divisions (a 200,000-point box at 100 digits)
+
+
+def _division_work(claims: list) -> int:
+    """Σ over the three-slice entries (Lemma V3, nested ones too) of the work of dividing A by its line factor
+    1 + (λ_1/λ_2)·x^ε (`threeslices.three_slices`): the points of A's box, times the digits a quotient coefficient can
+    reach — those of A plus one λ_1/λ_2 per step along a line, at most the longest side of the box."""
+    work = 0
+    for item in _entries(claims, "three-slices"):
+        try:
+            exponents = [[int(x) for x in e] for e, _ in item["A"]]
+            sides = [max(column) - min(column) + 1 for column in zip(*exponents)]
+            box = 1
+            for side in sides:
+                box = min(box * side, 10**15)
+            ratio = sum(_digits(c) for f in item["f"] for _, c in f)  # λ_1/λ_2 has at most the digits of the four coefficients
+            work += box * (max(_digits(c) for _, c in item["A"]) + max(sides) * ratio)
+        except (TypeError, KeyError, ValueError):
+            continue  # malformed: the kernel says so
     return work
 
 
@@ -178,6 +207,7 @@ def certificate_cost(cert: object) -> None:
         within(sum(_t_work(h["D"]) for h in heads if isinstance(h, dict) and isinstance(h.get("D"), list)), MAX_T_WORK,
                "powers of t in the sign decisions of the construction")
     within(_root_work(claims), MAX_ROOT_WORK, "degree × digits of the roots of the slice claims")
+    within(_division_work(claims), MAX_DIVISION_WORK, "box points × digits of the line-factor divisions of the three-slice claims (V3)")
     within(_tilt_work(claims), MAX_TILT_DIGITS, "digits of the tilted coefficients of the residue classes (terms × digits × exponent)")
     row_terms = None
     for claim in claims:

@@ -26,7 +26,9 @@ from typing import Callable
 
 from headfusion.kernel.cyclotomic import cyclotomic
 from headfusion.kernel.poly import divide, poly_from_json
+from headfusion.kernel.verify import MULTIPLICATIVE
 from headfusion.proof.evidence import support_size
+from headfusion.render.everyd import every_d_gap, first_member
 from headfusion.render.tex import tex_int, tex_text
 from headfusion.render.tournament4 import theorem_k_stop
 
@@ -229,6 +231,9 @@ def gap_paragraph(cert: dict) -> str | None:
     if low >= high:
         return None
     claims = [c for c in cert.get("claims", []) if c.get("kind") not in ("lemma", "testimony", "undecided")]
+    if summary.get("every_d") and first_member(cert) is not None:  # d = 1 decided by a block lemma that does not multiply
+        return every_d_gap(cert, [STOPS[c["id"]](cert, c) for c in claims if c["id"] in STOPS and c["id"] in MULTIPLICATIVE],
+                           _construction(cert))
     sentences = []
     for c in claims:
         cid = str(c["id"])

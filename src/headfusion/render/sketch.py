@@ -14,6 +14,7 @@ from typing import Any
 
 from headfusion.proof.evidence import support_size
 from headfusion.render.composition import faces_context, slices_context
+from headfusion.render.everyd import first_member, multiply_paragraph
 from headfusion.render.lines import line_context
 from headfusion.render.sections import _atoms_of
 from headfusion.render.structure import _lattice_tex, non_vertices, non_vertices_tex, tilt_vector_tex
@@ -268,7 +269,9 @@ def proof_sketch(cert: dict) -> dict[str, Any]:
             rf" and the tree closes every case (Lemma~\ref{{lem:LR}}) {_closing_kinds(claims, V)},"
             rf" so $m^*(F)\ge {tex_int(m + 1)}$."
         )
-    if summary.get("status") == "proved":
+    first = first_member(cert) if summary.get("every_d") else None  # the block F alone: decided by a lemma that does not multiply
+    lower = max(lower, first[0]) if first else lower
+    if summary.get("status") == "proved" or lower >= U:
         paragraphs.append(rf"Together, $m^*(F)={tex_int(lower)}$.")
     else:
         paragraphs.append(
@@ -277,7 +280,8 @@ def proof_sketch(cert: dict) -> dict[str, Any]:
     if cert.get("spec", {}).get("graphs"):
         paragraphs.append(graph_family_sentence(cert))
     elif cert.get("spec", {}).get("every_d"):
-        paragraphs.append(_every_d_paragraph(claims, summary))
+        why = summary.get("status") != "proved" or first is not None  # a gap: say which block lemmas multiply, and d = 1
+        paragraphs.append(_every_d_paragraph(claims, summary) + (" " + multiply_paragraph(cert) if why else ""))
     paragraphs += [text for text in (pair_family_sentence(cert),) if text]  # the family of Theorem P
     return {"paragraphs": paragraphs}
 

@@ -15,6 +15,7 @@ import shlex
 import tomllib
 from typing import TYPE_CHECKING
 
+from headfusion.render.everyd import first_member_clause
 from headfusion.render.notation import formula_tex
 from headfusion.render.tex import tex_breakable, tex_int, tex_text, tex_tt
 
@@ -158,7 +159,7 @@ def function_parts(cert: dict) -> dict:
                 rf"$F$ is the block of the family {tex_tt(spec.get('text', ''))} built into headfusion, {_math(title) or tex_breakable(title)}:"
                 r" its member $d$ is a constant plus the sum of $d$ copies of $F$ on the disjoint variables $q_1,\dots,q_d$ (the verifier"
                 r" checks this from the family's definition).")
-            out["family_corollary"] = _every_d_bound(summary, lhs) if lhs else None
+            out["family_corollary"] = _every_d_bound(summary, lhs) + first_member_clause(cert) if lhs else None
         else:
             out["title"] = (rf"$\sum_{{j=1}}^dF(q_j)$ with $F(q)={block}$, for every $d\ge1$" if block
                             else r"a family $\sum_{j=1}^dF(q_j)$, for every $d\ge1$")
@@ -166,7 +167,8 @@ def function_parts(cert: dict) -> dict:
                 rf"$F$ is the block of the family of the TOML spec {tex_tt(toml_name)} embedded in the certificate"
                 rf" (Appendix~\ref{{sec:source}}): its member {'$d$' if parameter == 'd' else f'${tex_text(parameter)}=d$'} is a constant plus the sum of $d$ copies of $F$ on"
                 r" the disjoint variables $q_1,\dots,q_d$ (the verifier checks this from the TOML text).")
-            out["family_corollary"] = "the member $d$ of this family has " + _every_d_bound(summary, "").replace("m^*()", "m^*")
+            out["family_corollary"] = ("the member $d$ of this family has " + _every_d_bound(summary, "").replace("m^*()", "m^*")
+                                       + first_member_clause(cert))
         out["spec_description"] = r"The function $F$ of this certificate is the block of a family (below); as a sum of heads it is"
         return out
     if kind == "expression":

@@ -72,3 +72,22 @@ def write_certificate(
     atomic_write_set([(path, data) for _, path, data in files])
     written = {kind: path for kind, path, _ in files}
     return written
+
+
+def other_function_at(out_dir: Path, name: str | None, cert: dict) -> str | None:
+    """A note when `certify --name NAME` is about to replace the certificate of another function (issue 41: it was
+    overwritten silently); None when there is none, or it certifies the same function (a re-run)."""
+    if name is None:
+        return None
+    path = Path(out_dir) / f"{sanitize_slug(name)}.json"
+    try:
+        if not path.is_file() or path.stat().st_size > 64 * 2**20:
+            return None
+        old = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return None
+    if not isinstance(old, dict) or (old.get("model"), old.get("spec", {}).get("text") if isinstance(old.get("spec"), dict) else None) == (
+            cert.get("model"), cert.get("spec", {}).get("text")):
+        return None
+    title = old.get("spec", {}).get("title") if isinstance(old.get("spec"), dict) else None
+    return f"replacing {path}, the certificate of another function" + (f" ({str(title)[:80]})" if title else "")

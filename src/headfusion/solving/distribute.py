@@ -31,7 +31,8 @@ import uuid
 from headfusion.kernel.refutation import search_box
 from headfusion.solving.cubes import Checkpoint, Cube, CubeSpace, glue
 from headfusion.solving.refute import RefuteResult, make_producer, refute, symmetries_of
-from headfusion.solving.workers import CONNECT_TIMEOUT, broadcast_stop, executing_keys, overdue, preflight, stop_flag
+from headfusion.solving.workers import (CONNECT_TIMEOUT, NO_WORKER_GRACE, broadcast_stop, executing_keys, lost_or_bug, overdue,
+                                         preflight, stop_flag)
 from headfusion.spec.errors import InputError
 
 INSTALL_HINT = "pip install 'headfusion[cluster]' (dask[distributed])"
@@ -435,14 +436,14 @@ def _conquer(P, Q, m, space, store, scheduler, workers, cube_depth, cube_timeout
                     done, _ = wait(list(pending), timeout=min(remaining or 5.0, 5.0), return_when="FIRST_COMPLETED")
                 except TimeoutError:
                     done = set()  # the clock moves even when no cube finishes
-                except Exception as exc:  # the scheduler went away: futures cancelled, comm closed
-                    return finish("unknown", f"the connection to the scheduler was lost ({type(exc).__name__})")
+                except Exception as exc:  # the scheduler went away (futures cancelled, comm closed), or a bug: named apart
+                    return finish("unknown", lost_or_bug(exc))
                 try:
                     alone = watch_workers()
                 except InputError:
                     raise
                 except Exception as exc:
-                    return finish("unknown", f"the connection to the scheduler was lost ({type(exc).__name__})")
+                    return finish("unknown", lost_or_bug(exc))
                 if alone:
                     return finish("unknown", alone)
                 for future, cube in watchdog(set(done)):  # --cube-timeout enforced: overdue cubes are re-split

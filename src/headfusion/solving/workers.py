@@ -146,4 +146,33 @@ def overdue(executing: dict[str, list[str]], pending_keys: set[str], running_sin
     for key in seen:
         running_since.setdefault(key, now)
     return sorted((key, seen[key]) for key, began in running_since.items() if key in seen and now - began > limit)
+
+
 NO_WORKER_GRACE = 60.0  # seconds without any worker before the search ends "unknown"
+
+
+def lost_or_bug(exc: BaseException) -> str:
+    """Why the loop talking to the scheduler stopped: a lost connection, or (anything else) an internal error named as
+    a bug with its type and place — never a bug dressed as a lost connection (issue 41: a NameError was reported as
+    "the connection to the scheduler was lost")."""
+    import concurrent.futures
+
+    if isinstance(exc, (OSError, TimeoutError, concurrent.futures.CancelledError)) or type(exc).__name__ == "ClosedClientError":
+        return f"the connection to the scheduler was lost ({type(exc).__name__})"
+    return internal_error(exc)
+
+
+def internal_error(exc: BaseException) -> str:
+    """An exception that no input explains, as one line: its type, message and the innermost headfusion frame."""
+    import os
+    import traceback
+
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # .../headfusion
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if os.path.abspath(f.filename).startswith(package + os.sep)]
+    place = ""
+    if frames:
+        where = os.path.relpath(os.path.abspath(frames[-1].filename), os.path.dirname(package)).replace(os.sep, "/")
+        place = f" in {frames[-1].name} ({where}:{frames[-1].lineno})"
+    return (f"internal error: {type(exc).__name__}: {exc}{place}; this is a bug in headfusion, not a lost connection "
+            "or a property of the function: please report it")
+

@@ -24,6 +24,7 @@ from typing import Union
 from headfusion.spec.cost import MAX_BITS, MAX_DIGITS, MAX_VARIABLES, too_many_digits
 from headfusion.spec.display import printable
 from headfusion.spec.errors import InputError, ResourceLimit
+from headfusion.spec.flatsum import sum_groups
 from headfusion.spec.numbers import Weight
 from headfusion.spec.model import Atom, Head, Key, MultiHead
 
@@ -375,6 +376,31 @@ def _check_characters(source: str) -> None:
             )
 
 
+class _TooDeep(Exception):
+    """Python's parser gave up on the nesting (RecursionError, MemoryError) — not on the syntax."""
+
+
+_DEPTH_LIMIT = ("expression nested too deeply for Python's parser (about 200 nested brackets, or about 2,500 operators in one chain "
+                "other than a sum; a flat sum of terms is split, so its length is limited only by "
+                f"{MAX_EXPRESSION_CHARS:,} characters)")
+
+
+def _parse(source: str) -> ast.Expression:
+    """ast.parse in eval mode: SpecError on a syntax error (with its column), _TooDeep when the parser's depth runs out."""
+    try:
+        return ast.parse(source, mode="eval")
+    except SyntaxError as exc:
+        if "too many nested parentheses" in str(exc.msg):
+            raise SpecError(_DEPTH_LIMIT) from None
+        glued = re.search(r"(?<![\w.])(\d+(?:\.\d+)?)([A-Za-z_]\w*)", source)
+        hint = f" (write {glued[1]}*{glued[2]}: a product needs *)" if glued and "literal" in str(exc.msg) else ""
+        raise SpecError(f"malformed expression: {exc.msg} at column {exc.offset}{hint}") from None
+    except (RecursionError, MemoryError):
+        raise _TooDeep from None
+    except ValueError as exc:  # e.g. a null character (refused before, by _check_characters)
+        raise SpecError(f"malformed expression: {exc}") from None
+
+
 def parse_expression(text: str, dimension: int | None = None) -> MultiHead:
     """Parse an expression over q1..qN into a MultiHead (AST whitelist, exact numbers)."""
     if not isinstance(text, str) or not text.strip():
@@ -383,15 +409,18 @@ def parse_expression(text: str, dimension: int | None = None) -> MultiHead:
         raise SpecError(f"expression longer than {MAX_EXPRESSION_CHARS} characters")
     source = text.strip()
     _check_characters(source)
-    try:
-        tree = ast.parse(source, mode="eval")
-    except SyntaxError as exc:
-        raise SpecError(f"malformed expression: {exc.msg} at column {exc.offset}") from None
-    except (RecursionError, MemoryError, ValueError):
-        raise SpecError("expression too deeply nested or malformed") from None
     evaluator = _Evaluator(source)
     try:
-        value = evaluator.value(tree.body)
+        value = evaluator.value(_parse(source).body)
+    except _TooDeep:  # a long flat sum: its groups of terms one at a time (spec/flatsum.py)
+        groups = sum_groups(source)
+        if groups is None:
+            raise SpecError(_DEPTH_LIMIT) from None
+        value = Fraction(0)
+        for group in groups:  # each with its own evaluator: a head's label is sliced from its group's text
+            part = _Evaluator(group)
+            value = _add(value, part.value(_parse(group).body), 1)
+            evaluator.max_variable = max(evaluator.max_variable, part.max_variable)
     except RecursionError:
         raise SpecError("expression nested too deeply") from None
     combination = _as_combination(value)

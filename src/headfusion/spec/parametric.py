@@ -27,7 +27,7 @@ RESERVED = FUNCTIONS | {"exp", "sin", "cos"}
 MAX_VALUE = 10**6  # a parameter value
 MAX_GRID_POINTS = 10_000  # points of one grid
 MAX_TEMPLATE_CHARS = 2_000
-BOUND = re.compile(r"\s*(?:(?P<int>\d{1,7})|(?P<name>[a-z][a-z0-9]{0,15})\s*(?:(?P<sign>[+-])\s*(?P<offset>\d{1,7}))?)\s*\Z")
+BOUND = re.compile(r"\s*(?:(?P<int>\d+)|(?P<name>[a-z][a-z0-9]{0,15})\s*(?:(?P<sign>[+-])\s*(?P<offset>\d+))?)\s*\Z")
 RANGE = re.compile(r"\s*(?P<name>[a-z][a-z0-9]{0,15})\s*=\s*(?P<low>[^.]+?)\s*\.\.\s*(?P<high>.+?)\s*\Z")
 PAIR_LIFT = "sigmoid(q1) + sigmoid(q2)"
 
@@ -99,6 +99,10 @@ def _bound(text: str, earlier: list[str], where: str) -> tuple[str | None, int]:
     match = BOUND.match(text)
     if not match:
         raise SpecError(f"{where}: a bound is an integer or an earlier parameter ± an integer (e.g. a+1), got {text!r}")
+    for digits in (match.group("int"), match.group("offset")):  # the limit named, not "not an integer" (issue 41)
+        if digits and (len(digits) > len(str(MAX_VALUE)) or int(digits) > MAX_VALUE):
+            raise SpecError(f"{where}: a bound or offset is at most {MAX_VALUE:,} ({len(str(MAX_VALUE))} digits, the "
+                            f"largest parameter value), got {digits[:20]}{'…' if len(digits) > 20 else ''}")
     if match.group("int"):
         return None, int(match.group("int"))
     name = match.group("name")
@@ -129,6 +133,8 @@ def grid_points(ranges: list[Range]) -> list[dict[str, int]]:
     """Every point of the grid in lexicographic order (SpecError above MAX_GRID_POINTS, or when empty)."""
     points: list[dict[str, int]] = [{}]
     for r in ranges:
+        if sum(len(r.values(p)) for p in points) > MAX_GRID_POINTS:  # counted before the points are made
+            raise SpecError(f"the grid has more than {MAX_GRID_POINTS} points")
         points = [{**p, r.name: v} for p in points for v in r.values(p)]
         if len(points) > MAX_GRID_POINTS:
             raise SpecError(f"the grid has more than {MAX_GRID_POINTS} points")

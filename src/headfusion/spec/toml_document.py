@@ -208,7 +208,9 @@ def _check_keys(table: dict, allowed: frozenset[str], section: str, where: str) 
         if key not in allowed:
             near = did_you_mean(str(key), sorted(allowed))  # "[paramter]" is a section name mistyped
             kind = "section" if isinstance(table[key], dict) else "key"
-            raise SpecError(f"{where}: unknown {kind} {key!r} in {section}{near} (allowed: {', '.join(sorted(allowed))})")
+            home = ("; it belongs at the top level of the file, before the first [section]"
+                    if key in TOP_KEYS and allowed is not TOP_KEYS and not isinstance(table[key], dict) else "")
+            raise SpecError(f"{where}: unknown {kind} {key!r} in {section}{near} (allowed: {', '.join(sorted(allowed))}){home}")
 
 
 def _string(table: dict, key: str, where: str, section: str, default: str | None = None) -> str:

@@ -187,7 +187,7 @@ def test_every_help_text_states_its_default():
                 continue
             text = sub._get_formatter()._get_help_string(action)  # what --help prints for it
             assert "default" in text, (name, action.dest)
-        assert "(default: 60.0)" in helps or name in ("explore", "verify")
+        assert "(default: 60.0)" in helps or name in ("explore", "verify", "export")  # commands with no search time
 
 
 def test_plain_maths_on_the_terminal_and_no_pdf(tmp_path, capsys):

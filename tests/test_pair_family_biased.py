@@ -1,4 +1,4 @@
-"""Theorem Pβ for the whole family (claim lower:pairs-every-bias, Lemma PF; `certify "…" --every a,b`).
+"""Theorem Pβ for the whole family (claim lower:every-bias, Lemma PF; `certify "…" --every a,b`).
 
 The family ±σ(a·q1 + b1) ± σ(b·q1 + b2), for all positive integers a ≠ b and all real biases, is certified on
 its lift G(u1, u2) = ±σ(u1) ± σ(u2): genuine certificates replay; the lift's head restricted to a member is an
@@ -47,8 +47,8 @@ def test_the_family_certificate_states_theorem_p_beta(family):
     theorem = claim(family, "theorem")
     assert theorem["statement"] == (r"For all positive integers $a\ne b$ and all real $b1,b2$, the function"
                                     r" $F_{a,b,b1,b2}(q)=\sigma(aq_1+b1)-\sigma(bq_1+b2)$ satisfies $m^*(F_{a,b,b1,b2})=4$.")
-    assert theorem["depends_on"] == ["lower:pairs-every-bias", "upper"]  # not the lift's own Newton bound
-    assert claim(family, "lower:pairs-every-bias")["depends_on"] == ["def:F", "lemma:PF"]
+    assert theorem["depends_on"] == ["lower:every-bias", "upper"]  # not the lift's own Newton bound
+    assert claim(family, "lower:every-bias")["depends_on"] == ["def:F", "lemma:PF"]
     assert family["spec"]["every"] == ["a", "b", "b1", "b2"] and family["model"]["dimension"] == 2
     assert family["summary"]["lower_bound"] == family["summary"]["upper_bound"] == 4
 
@@ -130,10 +130,10 @@ def test_the_kernel_reads_the_lift_itself():
         with pytest.raises(CheckFailed, match=words):
             build_certificate(spec, ["headfusion"], [], [], every_d=fields)
     family = family_certificate("sigmoid(a*q1) + sigmoid(b*q1)", ["a", "b"])  # Theorem P's family: Pβ's claim is not its claim
-    pb = {"id": "lower:pairs-every-bias", "kind": "lower-bound", "title": "Pairs with every bias", "statement": "",
+    pb = {"id": "lower:every-bias", "kind": "lower-bound", "title": "Pairs with every bias", "statement": "",
           "depends_on": ["def:F", "lemma:PF"], "evidence": {}}
     family["claims"].insert(-1, pb)
-    assert "lower:pairs-every-bias" in [r[0] for r in replay_heads(family).rows if r[2] == "failed"]
+    assert "lower:every-bias" in [r[0] for r in replay_heads(family).rows if r[2] == "failed"]
 
 
 @pytest.mark.parametrize("text, names", [

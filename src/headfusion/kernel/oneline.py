@@ -1,12 +1,12 @@
-"""One line with biases (DESIGN §11): the translation normal form, Theorem Pβ and Lemma P4.
+"""One line with biases (DESIGN §11): the translation normal form, Theorem Pβ (one function, or the family) and Lemma P4.
 
 claim              lemma  recomputed here
 lower:pair-biased  PB     one block, of rank 1, whose normal form (below; recomputed, equal to the evidence's copy) has
                           two terms, ε_1, ε_2 ∈ {+1, −1}: m*(F) ≥ 4 if a_1 ≠ a_2, else 3 (then w_1 ≠ w_2: equal (a, w) merged).
 lower:two-scales   P4     the normal form has ≥ 2 distinct scales, every 1 + w_i·x^(a_i) divides Q′_B (exact division) and
                           Σ_{a_i = min a} ε_i·w_i ≠ 0 (in Q[t^±]): m*(F) ≥ 4.
-lower:pairs-every-bias PF only in the family certificate of ±σ(a·q1 + β1) ± σ(b·q1 + β2) (`--every a,b`; the spec layer read the
-                          template): the model is its lift G = ε_1σ(u_1) + ε_2σ(u_2), ε_i = ±1: m* ≥ 4 for all a ≠ b, β1, β2.
+lower:every-bias   PF     only in the family certificate of ±σ(a·q1 + β1) ± σ(b·q1 + β2) (`--every a,b`; the spec layer read
+                          its template): the model is the lift G = ε_1σ(u_1) + ε_2σ(u_2), ε_i = ±1: m* ≥ 4 for all a ≠ b, β1, β2.
 Normal form: in the block's coordinate x a head with two keys has D_h ∝ 1 + w·x^a (a > 0, w = rational·t^s, t = e^(1/L)),
 so a_h·N_h/D_h is a constant plus ε·σ(a·q + log w), ε = a_h·(v_hi − v_lo); equal (a, w) merge, zero ε are dropped, one-key
 heads are constants, three keys have no normal form.  Proofs: docs/mathematics.md and the lemmas' text.

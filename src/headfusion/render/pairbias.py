@@ -1,4 +1,4 @@
-"""Template context for Theorem Pβ for the whole family (claim `lower:pairs-every-bias`, Lemma PF).
+"""Template context for Theorem Pβ for the whole family (claim `lower:every-bias`, Lemma PF).
 
 The certificate's model is the lift G(u1, u2) = ±σ(u1) ± σ(u2) of the family ±σ(a·q1 + β1) ± σ(b·q1 + β2)
 (`certify … --every a,b`); these sentences say what every member is, and what rests on the printed proof.

@@ -125,7 +125,7 @@ def test_the_kernel_reads_the_lift_itself():
               "every": ["a", "b", "b1", "b2"]}
     for lift, words in (("sigmoid(q1) - 3*sigmoid(q2)", "signs"), ("sigmoid(q1) + sigmoid(2*q2)", "head 2"),
                         ("sigmoid(q1) + sigmoid(q2) + sigmoid(q1 + q2)", "lift"), ("1 + sigmoid(q1) + sigmoid(q2)", "lift"),
-                        ("sigmoid(q2) + sigmoid(q1)", "head 1")):
+                        ("sigmoid(q2) + sigmoid(q1)", "head 1"), ("attn([0, q1], [1, 2]) + sigmoid(q2)", "head 1")):
         spec = Spec(lift, None, "expression", lift, "forged", parse_expression(lift))
         with pytest.raises(CheckFailed, match=words):
             build_certificate(spec, ["headfusion"], [], [], every_d=fields)

@@ -70,7 +70,7 @@ def check_pairs_every_bias(model: Model, ev: dict, facts: dict) -> tuple[dict, l
     signs = []
     for j, (scale, atoms) in enumerate(model.heads):
         lo, hi = sorted(atoms, key=lambda atom: atom.key) if len(atoms) == 2 else (atoms[0], atoms[0])
-        require(lo.key == () and hi.key == ((j, 1),) and (lo.coef, lo.bias) == (hi.coef, hi.bias), f"head {j + 1} of the lift is not σ(u_{j + 1})")
+        require(lo.key == () and hi.key == ((j, 1),) and (lo.coef, lo.bias, lo.value) == (hi.coef, hi.bias, 0), f"head {j + 1} of the lift is not ±σ(u_{j + 1})")
         signs.append(scale * (hi.value - lo.value))
     require(all(abs(e) == 1 for e in signs), "Theorem Pβ needs the signs ε = +1 or −1 exactly")
     return {"pairs": 4, "signs": signs}, ["def:F", "lemma:PF"], say.pairs_every_bias(every, signs)

@@ -154,7 +154,7 @@ def test_templates_outside_the_theorem_are_refused(text, names):
 
 def test_the_family_command_line(tmp_path, capsys):
     code, out, err = run_cli(capsys, "certify", TEMPLATE, "--every", "a,b", "--out", str(tmp_path), "--no-pdf")
-    assert code == 0 and "a ≠ b and all real b1,b2" in out, err
+    assert code == 0 and "a ≠ b and all real b1,b2" in out and "proved for every pair a, b and all real b1, b2" in out, err
     path = next(tmp_path.glob("*.json"))
     assert run_cli(capsys, "verify", str(path))[0] == 0
     code, out, err = run_cli(capsys, "certify", "sigmoid(a*q1 + b1) - 3*sigmoid(b*q1 + b2)", "--every", "a,b",

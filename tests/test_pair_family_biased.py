@@ -134,6 +134,9 @@ def test_the_kernel_reads_the_lift_itself():
           "depends_on": ["def:F", "lemma:PF"], "evidence": {}}
     family["claims"].insert(-1, pb)
     assert "lower:every-bias" in [r[0] for r in replay_heads(family).rows if r[2] == "failed"]
+    lifted = family_certificate(TEMPLATE, ["a", "b"])  # names that are no names: refused by the kernel too
+    lifted["spec"]["every"] = ["a", "b", "b1", "b1"]
+    assert "lower:every-bias" in [r[0] for r in replay_heads(lifted).rows if r[2] == "failed"]
 
 
 @pytest.mark.parametrize("text, names", [

@@ -66,6 +66,7 @@ def check_pairs_every_bias(model: Model, ev: dict, facts: dict) -> tuple[dict, l
     """Theorem Pβ for the family: the model is the lift G = ε_1σ(u_1) + ε_2σ(u_2) with ε_i = ±1, read here from its heads."""
     every = facts.get("every")
     require(isinstance(every, list) and len(every) == 4 and ev == {}, "Theorem Pβ for every bias is the lower bound of its family certificate only")
+    require(all(isinstance(n, str) and n.isascii() and n.isalnum() for n in every) and len(set(every)) == 4, "four distinct parameter names")
     require(model.dimension == 2 and model.constant == 0 and len(model.heads) == 2, "the lift must be G(u_1, u_2) = ±σ(u_1) ± σ(u_2)")
     signs = []
     for j, (scale, atoms) in enumerate(model.heads):

@@ -91,7 +91,9 @@ def cmd_certify(args: argparse.Namespace) -> int:
         return EXIT_OK
     title = result.certificate["spec"]["title"]
     if result.certificate["spec"].get("every"):
-        sys.stdout.write(f"{title}: {summary['status']} for every pair {', '.join(result.certificate['spec']['every'])}\n")
+        every = result.certificate["spec"]["every"]  # a, b; or a, b and two real biases (Theorem Pβ)
+        biases = f" and all real {', '.join(every[2:])}" if len(every) == 4 else ""
+        sys.stdout.write(f"{title}: {summary['status']} for every pair {', '.join(every[:2])}{biases}\n")
     elif summary["every_d"] and family is not None:  # Lemma LF over a class of graphs: its parameter is n, no copies
         sys.stdout.write(f"{title}: {summary['status']} for every n ≥ {family['from']} (Lemma LF; the member n = {family['from']}: "
                          f"lower {summary['lower_bound']}, upper {summary['upper_bound']})\n")

@@ -181,6 +181,7 @@ def lemma_tables() -> tuple[dict, dict, dict]:
     lemmas = {k: f"Lemma {k} ({name})" for k, (name, _, _) in STATED.items()}
     methods = {text: lemmas[k] for k, text in METHOD_NAMES.items() if k in lemmas}
     claims = {"lower:newton": lemmas["L5"], "lower:pairs": lemmas["TP"]} | {cid: lemmas[k] for k, cid in CLAIM_OF.items()}
+    claims["lower:every-bias"] = lemmas["PF"]  # Theorem Pβ for every pair and bias (its family certificate)
     return lemmas, methods, claims
 
 

@@ -61,7 +61,8 @@ def build_parser() -> argparse.ArgumentParser:
                           help="the theorem for every d of a family F_d = Σ_j f(q_j) (W, tanh-sum, or such a TOML spec)")
     certify_.add_argument("--every", default=None, metavar="A,B",
                           help="the theorem for every pair of positive integers A ≠ B of an expression with parameters "
-                               "(sigmoid(a*q1) + sigmoid(b*q1): Theorem P)")
+                               "(sigmoid(a*q1) + sigmoid(b*q1): Theorem P; ±sigmoid(a*q1 + b1) ± sigmoid(b*q1 + b2), all real "
+                               "biases b1, b2 too, as names never substituted, also written a,b,b1,b2: Theorem Pβ)")
     certify_.add_argument("--timeout", type=checked(lambda v: options.timeout(v, "--timeout", True)), default=3600.0, metavar="S", help="wall-clock limit for the whole computation in seconds: the searches stop in time to write the certificate of what is proved (the gap stated, answer unknown)")
     certify_.add_argument("--search-timeout", type=checked(lambda v: options.timeout(v, "--search-timeout", True)), default=60.0, metavar="S", help="seconds per question: the solver and the refutation of its unsat together")
     certify_.add_argument("--refutation", action="append", metavar="FILE",

@@ -34,6 +34,7 @@ LEMMAS: dict[str, tuple[str, tuple[str, ...], str]] = {
     "CD": ("Class Descartes", ("LM", "V2"), r"Let $R$ be a Laurent polynomial in one variable $x$, $A\ge1$, and $1+w_ix^{Ao_i}$ ($i=1,\dots,n$; $w_i>0$, $o_i$ odd, $w_i^{o_k}\ne w_k^{o_i}$ for $i\ne k$) binomials dividing $R$; let $1+w'_lx^{a_l}$ ($l=1,\dots,j$) be binomials dividing $R$ with pairwise distinct 2-adic valuations $v_2(a_l)<v_2(A)$. Then $\mathcal{T}(R)\ge(n+1)\,2^j$."),
     "TP": ("Pairs of scales", ("L1", "L2", "L4", "LU"), r"For positive integers $a\ne b$, no head with at most 3 atoms represents $\sigma(aq)+\sigma(bq)$, and a head $N(u)/D(u)$ of $G(u_1,u_2)=\sigma(u_1)+\sigma(u_2)$ with $n$ atoms gives the head $N(aq,bq)/D(aq,bq)$ of $\sigma(aq)+\sigma(bq)$ with at most $n$ atoms."),
     "PB": ("Pairs with biases", ("L1", "L2", "L4"), r"Let $a,b$ be positive integers, $w_1,w_2>0$, $\varepsilon_1,\varepsilon_2\in\{+1,-1\}$, $c$ real, and $F(q)=c+\varepsilon_1\sigma(aq+\log w_1)+\varepsilon_2\sigma(bq+\log w_2)$. If $a\ne b$, no head with at most 3 atoms represents $F$: $m^*(F)\ge4$. If $a=b$ and $w_1\ne w_2$, no head with at most 2 atoms represents $F$: $m^*(F)\ge3$."),
+    "PF": ("Pairs with every bias", ("L1", "PB"), r"Let $G(u_1,u_2)=\varepsilon_1\sigma(u_1)+\varepsilon_2\sigma(u_2)$ with $\varepsilon_1,\varepsilon_2\in\{+1,-1\}$. For positive integers $a\ne b$ and real $\beta_1,\beta_2$, no head with at most 3 atoms represents $G(aq+\beta_1,bq+\beta_2)$, and a head $N(u)/D(u)$ of $G$ with $n$ atoms gives a head of $G(aq+\beta_1,bq+\beta_2)$ with at most $n$ atoms: its atoms' keys $\langle k,(a,b)\rangle$ and weights multiplied by $e^{\langle k,(\beta_1,\beta_2)\rangle}$."),
     "P4": ("Two scales", ("L1", "L2", "L4", "PB"), r"Let $F(q)=c+\sum_i\varepsilon_i\sigma(a_iq+\log w_i)$ with positive integers $a_i$, not all equal, weights $w_i>0$, pairwise distinct pairs $(a_i,w_i)$ and real $\varepsilon_i\ne0$, and let $F=c+P'/Q'$ in lowest terms in $x=e^q$. If every $1+w_ix^{a_i}$ divides $Q'$ and $\sum_{i:\,a_i=a'}\varepsilon_iw_i\ne0$ for $a'=\min_ia_i$, then no head with at most 3 atoms represents $F$: $m^*(F)\ge4$."),
     "LF": ("Families of graphs", ("L5", "LD", "LE", "LG", "LZ"), r"A cycle $C_n$ ($n\ge3$) has $2^n-2$ acyclic orientations and $2^n-1$ forests, and a tree on $n$ vertices has $2^{n-1}$ of each. For the tournament function $F_n$ of $K_n$ ($n\ge3$) the $n$ faces of $\operatorname{Newt}(Q'_n)$ along $\mathbf{1}_i$ are pairwise disjoint, with face functions tournaments of $K_{n-1}$ plus constants, so $m^*(F_n)\ge n\,m^*(F_{n-1})$. Hence for every $n$: $m^*=2^n-1$ for $C_n$, $m^*=2^{n-1}$ for a tree, and $7\cdot n!/6\le m^*(F_n)\le|\operatorname{supp}Q'_n|$ for $K_n$."),
     "R": ("Restriction to a line", ("L1",), r"For an integer vector $u$ let $f_u(t)=F(t\,u)$ on $t\in\mathbb{R}$, a sum of heads whose keys are the numbers $\langle k,u\rangle$ for the keys $k$ of $F$'s heads. Then $m^*(F)\ge m^*(f_u)$."),
@@ -185,10 +186,22 @@ def two_scales(scales: list[int], least: int) -> str:
             rf" $Q'_B$, and the weights at the least scale ${least}$ have a nonzero signed sum; by Lemma P4, $m^*(F)\ge4$.")
 
 
-def every_pair(lower: int, upper: int, names: list[str]) -> str:
-    a, b = names
-    bound = rf"m^*(F_{{{a},{b}}})={lower}" if lower == upper else rf"{lower}\le m^*(F_{{{a},{b}}})\le {upper}"
-    return rf"For all positive integers ${a}\ne {b}$, the function $F_{{{a},{b}}}(q)=\sigma({a}q_1)+\sigma({b}q_1)$ satisfies ${bound}$."
+def _signed(signs: list, first: str, second: str) -> str:
+    return rf"{'-' if signs[0] < 0 else ''}\sigma({first}){'-' if signs[1] < 0 else '+'}\sigma({second})"
+
+
+def pairs_every_bias(names: list[str], signs: list) -> str:
+    a, b, b1, b2 = names
+    return (rf"Every member $F_{{{a},{b},{b1},{b2}}}(q)={_signed(signs, f'{a}q_1+{b1}', f'{b}q_1+{b2}')}$ of the family (read from the spec's template)"
+            rf" is $G({a}q_1+{b1},{b}q_1+{b2})$ for the function $G(u_1,u_2)={_signed(signs, 'u_1', 'u_2')}$ of this certificate; by Lemma PF,"
+            rf" $m^*(F_{{{a},{b},{b1},{b2}}})\ge4$ for all positive integers ${a}\ne {b}$ and all real ${b1},{b2}$.")
+
+
+def every_pair(lower: int, upper: int, names: list[str], signs: list | None = None) -> str:
+    index, terms = ",".join(names), [f"{n}q_1" + (f"+{names[i + 2]}" if len(names) == 4 else "") for i, n in enumerate(names[:2])]
+    bound = rf"m^*(F_{{{index}}})={lower}" if lower == upper else rf"{lower}\le m^*(F_{{{index}}})\le {upper}"
+    biases = rf" and all real ${names[2]},{names[3]}$" if len(names) == 4 else ""
+    return rf"For all positive integers ${names[0]}\ne {names[1]}${biases}, the function $F_{{{index}}}(q)={_signed(signs or [1, 1], *terms)}$ satisfies ${bound}$."
 
 
 GRAPH_CLASSES = {"cycle": ("the cycle $C_n$", r"m^*(F_n)=2^n-1"), "tree": ("a tree on $n$ vertices", r"m^*(F_n)=2^{n-1}"),

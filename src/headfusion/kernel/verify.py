@@ -40,6 +40,7 @@ KINDS: dict[str, tuple[str, str, Callable]] = {  # check: (kind, title, function
     "pairs": ("lower-bound", "Pairs of scales", cyclotomic.check_pairs),
     "pair-biased": ("lower-bound", "Pairs with biases", oneline.check_pair_biased),
     "two-scales": ("lower-bound", "Two scales", oneline.check_two_scales),
+    "every-bias": ("lower-bound", "Pairs with every bias", oneline.check_pairs_every_bias),
     "theorem-k": ("lower-bound", "Four-vertex tournament bound", tournament4.check_theorem_k),
     "line": ("lower-bound", "Restriction to a line", lambda m, e, f: lines.check_line(m, e, f, LINE_CHECKS)),
     "family": ("family", "Family of graphs", graphs.check_family),
@@ -54,6 +55,7 @@ FIXED = {"def:F": "definition", "exp-form": "exp-form", "coprime": "coprime", "u
          "family:graphs": "family", "lower:theorem-k": "theorem-k", "lower:line": "line",
          "lower:pair-biased": "pair-biased",
          "lower:two-scales": "two-scales",
+         "lower:every-bias": "every-bias",
          "lower:grid": "grid"}
 LOWER = ("lower:classes", "lower:graph", "lower:edges", "lower:hexagon", "lower:slices", "lower:three-slices", "lower:two-adic", "lower:faces", "lower:theorem-k", "lower:line",
          "lower:grid")  # claims stating a "bound"
@@ -71,6 +73,7 @@ FIELDS: dict[str, object] = {"exp-form": {"t_scale": _, "shapes": [{"denominator
     "theorem-k": {"faces": _, "pairs": _}, "line": {"direction": _, "function": _},
     "pair-biased": {"terms": _},
     "two-scales": {"terms": _},
+    "every-bias": {},
     "grid": {"shapes": _}}
 MODEL_FIELDS = {"dimension": _, "constant": _, "heads": [{"label": _, "scale": _, "atoms": [{"key": _, "weight": _, "value": _}]}]}  # F: what a reader compares with the paper
 
@@ -142,9 +145,10 @@ def theorem_facts(facts: dict, every_d: bool = False, every: list | None = None,
         found = [(i, b) for i, b in found if i in MULTIPLICATIVE]
     else:
         found += [(i, f["lower"]) for i, f in facts.items() if "lower" in f]
-    if every:
-        require("lower:pairs" in facts, "the theorem for every pair rests on Theorem P (claim lower:pairs)")
-        found, uppers = [("lower:pairs", facts["lower:pairs"]["pairs"])], uppers[:1]
+    if every:  # two names: Theorem P (lower:pairs); a, b and two biases: Theorem Pβ (lower:every-bias)
+        family = "lower:pairs" if len(every) == 2 else "lower:every-bias"
+        require(family in facts, f"the theorem for every pair rests on claim {family}")
+        found, uppers = [(family, facts[family]["pairs"])], uppers[:1]
     (by, lower), (upper_by, upper) = max(found, key=lambda item: item[1]), min(uppers, key=lambda item: item[1])
     require(lower <= upper, f"checked bounds contradict each other ({lower} > {upper})")
     status = "proved" if lower == upper else "bounds"
@@ -153,7 +157,7 @@ def theorem_facts(facts: dict, every_d: bool = False, every: list | None = None,
         require("family:graphs" in facts, "the theorem for a family of graphs rests on claim family:graphs")
         return expected, sorted({by, upper_by, "family:graphs"}), say.graph_theorem(facts["family:graphs"]["class"], facts["family:graphs"]["from"])
     deps = sorted({by, upper_by} | ({"lemma:LP"} if every_d else set()))
-    return expected, deps, say.every_pair(lower, upper, every) if every else say.every_d(lower, upper) if every_d else say.theorem(lower, upper)
+    return expected, deps, say.every_pair(lower, upper, every, facts[by].get("signs")) if every else say.every_d(lower, upper) if every_d else say.theorem(lower, upper)
 
 
 def summary(model: Model, facts: dict, every_d: bool = False) -> dict:

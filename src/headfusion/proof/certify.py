@@ -424,9 +424,12 @@ def _graph_generated(source: str | None) -> bool:
 
 def certify_every_pair(text: str, names: list[str], command: list[str]) -> Certified:
     """The theorem for the family σ(a·q1) + σ(b·q1), all positive integers a ≠ b (Theorem P), on its lift G = σ(u1) + σ(u2)."""
-    from headfusion.spec.parametric import pair_family
+    from headfusion.spec.parametric import biased_pair_family, names_used, pair_family
 
-    lift, title, slug = pair_family(text, names)
+    if len(names) == 4 or len(names_used(text)) > 2:  # biases named too: Theorem Pβ for every pair and every bias
+        lift, title, slug, names = biased_pair_family(text, names)
+    else:
+        lift, title, slug = pair_family(text, names)
     fields = {"kind": "expression", "text": text, "source": None, "d": None, "title": title, "slug": slug,
               "every_d": False, "every": list(names)}
     return Certified(build_certificate(lift, command, [], [], every_d=fields), {})

@@ -143,7 +143,7 @@ def build_certificate(spec: Spec, command: list[str], search_results: list[dict]
     if every_d is not None and not every_d.get("graphs") and not every_d.get("every"):
         drafts += block_claims(model, bounds, {cid for cid, _ in drafts})
     if every_d is not None and every_d.get("every"):  # Theorem P for the family (issue 26)
-        drafts.append(("lower:pairs", {}))
+        drafts.append(("lower:pairs" if len(every_d["every"]) == 2 else "lower:every-bias", {}))  # Theorem P, or Pβ for every bias
     if members:  # a family of graphs: its members' class and counts (Lemma LF)
         drafts.append(("family:graphs", {"class": graph_class(members), "from": min(members), "to": max(members)}))
     drafts += search_claims(search_results or [])

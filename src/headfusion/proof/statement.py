@@ -39,10 +39,18 @@ def rebuild(spec: dict) -> tuple[dict, dict, str, dict]:
         if spec.get("every") is not None:  # the family σ(a·q1) + σ(b·q1) of Theorem P, read from the template's syntax
             from headfusion.spec.parametric import pair_family
 
-            built, title, slug = pair_family(spec["text"], spec["every"])
+            if len(spec["every"]) == 4:  # ±σ(a·q1 + β1) ± σ(b·q1 + β2), every bias too (Theorem Pβ)
+                from headfusion.spec.parametric import biased_pair_family
+
+                built, title, slug, every = biased_pair_family(spec["text"], spec["every"])
+                a, b, b1, b2 = every
+                shown = f"F_({a},{b},{b1},{b2})(q1) = G({a}*q1 + {b1}, {b}*q1 + {b2}), G(q1, q2) = {function_text(built.model)}"
+            else:
+                built, title, slug = pair_family(spec["text"], spec["every"])
+                every, shown = spec["every"], f"F_(a,b)(q1) = G(a*q1, b*q1), G(q1, q2) = {function_text(built.model)}"
             fields = {"kind": "expression", "text": spec["text"], "source": None, "d": None, "title": title, "slug": slug,
-                      "every_d": False, "every": spec["every"]}
-            return built.model.to_json(), fields, f"F_(a,b)(q1) = G(a*q1, b*q1), G(q1, q2) = {function_text(built.model)}", {}
+                      "every_d": False, "every": every}
+            return built.model.to_json(), fields, shown, {}
         if spec["every_d"] is True:
             built, title, slug = every_d_block(spec["kind"], spec["text"], spec["source"])
             fields = {"kind": spec["kind"], "text": spec["text"],

@@ -83,6 +83,10 @@ def unit_roots_sentence(claims: dict[str, dict]) -> str | None:
 
 def pair_family_parts(spec: dict, block: str | None) -> dict[str, Any]:
     """Title and family sentences of the certificate for σ(a·q1) + σ(b·q1), all a ≠ b (its model is the lift F)."""
+    if len(spec["every"]) == 4:  # with two bias names: Theorem Pβ for the whole family
+        from headfusion.render.pairbias import biased_pair_family_parts
+
+        return biased_pair_family_parts(spec, block)
     a, b = (str(n) for n in spec["every"])
     member = rf"F_{{{a},{b}}}(q)=\sigma({a}q_1)+\sigma({b}q_1)"
     return {
@@ -105,6 +109,10 @@ def pair_family_sentence(cert: dict) -> str | None:
     names = cert.get("spec", {}).get("every")
     if not names:
         return None
+    if len(names) == 4:  # with two bias names: Theorem Pβ for the whole family
+        from headfusion.render.pairbias import biased_pair_family_sentence
+
+        return biased_pair_family_sentence(cert)
     a, b = (str(n) for n in names)
     return (rf"For the family: every member $F_{{{a},{b}}}(q)=\sigma({a}q_1)+\sigma({b}q_1)$ is $F({a}q_1,{b}q_1)$, so the head of $F$ restricted to the line"
             rf" gives a head of $F_{{{a},{b}}}$ with at most as many atoms (Lemma~\ref{{lem:TP}}): $m^*(F_{{{a},{b}}})\le4$. Conversely, by"

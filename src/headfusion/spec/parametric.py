@@ -179,3 +179,59 @@ def pair_family(text: str, names: list[str]) -> tuple[Spec, str, str]:
                         "or run `headfusion atlas` over a grid")
     lift = Spec(PAIR_LIFT, None, "expression", PAIR_LIFT, "pair_lift", parse_expression(PAIR_LIFT))
     return lift, f"sigmoid({a}*q1) + sigmoid({b}*q1)", f"sigmoid_{a}_q1_sigmoid_{b}_q1_every_{a}_{b}"
+
+
+def _biased_sigmoid(node: ast.AST, scale: str) -> str | None:
+    """The bias name β if node is sigmoid(scale*q1 + β) (either order of the sum and of the product), else None."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "sigmoid"
+            and len(node.args) == 1 and not node.keywords and isinstance(node.args[0], ast.BinOp)
+            and isinstance(node.args[0].op, ast.Add)):
+        return None
+    arg = node.args[0]
+    for scaled, bias in ((arg.left, arg.right), (arg.right, arg.left)):
+        product_node = ast.Call(ast.Name("sigmoid", ast.Load()), [scaled], [])
+        if _scaled_sigmoid(product_node, scale) and isinstance(bias, ast.Name):
+            return bias.id
+    return None
+
+
+def _signed_term(node: ast.AST) -> tuple[int, ast.AST]:
+    """(+1, node) or (−1, the operand of a leading minus)."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return -1, node.operand
+    return 1, node
+
+
+def biased_pair_family(text: str, names: list[str]) -> tuple[Spec, str, str, list[str]]:
+    """(the lift G, title, slug, [a, b, β1, β2]) — SpecError unless every member is ±σ(a·q1 + β1) ± σ(b·q1 + β2).
+
+    Theorem Pβ for the whole family: the template's syntax tree is ±sigmoid(a*q1 + b1) ± sigmoid(b*q1 + b2)
+    with a, b the two scale names given and b1, b2 two further distinct names (real biases, never
+    substituted); the lift is G(u1, u2) = ±σ(u1) ± σ(u2), of which F(q) = G(a·q + β1, b·q + β2).  The
+    names may be given as a,b (the biases then read from the template) or as a,b,b1,b2.
+    """
+    if not isinstance(names, list) or len(names) not in (2, 4):
+        raise SpecError("the theorem for every pair and bias names the two scales: --every a,b (or a,b,b1,b2)")
+    a, b = (check_name(n) for n in names[:2])
+    _name_tokens(text)
+    try:
+        body = ast.parse(text.strip(), mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        raise SpecError("malformed expression") from None
+    shape = (f"±sigmoid({a}*q1 + b1) ± sigmoid({b}*q1 + b2) with two bias names b1 ≠ b2 (Theorem Pβ; a weight other than ±1, "
+             "a constant or a third term is not covered: certify one member, or run `headfusion atlas` over a grid)")
+    if not (isinstance(body, ast.BinOp) and isinstance(body.op, (ast.Add, ast.Sub))):
+        raise SpecError(f"the theorem for every {a} ≠ {b} and every bias is proved for {shape}")
+    (s1, left), (s2, right) = _signed_term(body.left), _signed_term(body.right)
+    s2 = -s2 if isinstance(body.op, ast.Sub) else s2
+    biases = [_biased_sigmoid(left, a), _biased_sigmoid(right, b)]
+    if None in biases or a == b or len({a, b, *biases}) != 4 or any(check_name(n) != n for n in biases):  # type: ignore[arg-type]
+        raise SpecError(f"the theorem for every {a} ≠ {b} and every bias is proved for {shape}")
+    every = [a, b, *biases]
+    if len(names) == 4 and names != every:
+        raise SpecError(f"--every {','.join(names)} does not name the template's scales and biases {','.join(every)}")
+    lift_text = f"{'-' if s1 < 0 else ''}sigmoid(q1) {'-' if s2 < 0 else '+'} sigmoid(q2)"
+    lift = Spec(lift_text, None, "expression", lift_text, "pair_lift", parse_expression(lift_text))
+    title = f"{'-' if s1 < 0 else ''}sigmoid({a}*q1 + {biases[0]}) {'-' if s2 < 0 else '+'} sigmoid({b}*q1 + {biases[1]})"
+    slug = re.sub(r"[^a-z0-9]+", "_", title.replace("-", " minus ")).strip("_") + f"_every_{a}_{b}_{biases[0]}_{biases[1]}"
+    return lift, title, slug, every  # type: ignore[return-value]

@@ -160,15 +160,17 @@ def _listed(name: str, text: str) -> Range:
     return Range(name, (None, 0), (None, 0), tuple(values))
 
 
-def _bound(text: str, earlier: list[str], where: str) -> tuple[str | None, int]:
+def _bound(text: str, earlier: list[str], where: str, listed: tuple[str, ...] | list[str] = ()) -> tuple[str | None, int]:
     match = BOUND.match(text)
     if not match:
         raise SpecError(f"{where}: a bound is an integer or an earlier parameter ± an integer (e.g. a+1), got {text!r}")
     if match.group("int"):
         return None, int(match.group("int"))
     name = match.group("name")
+    if name in listed:
+        raise SpecError(f"{where}: {name} is a list of values; a bound names an integer parameter defined before it")
     if name not in earlier:
-        raise SpecError(f"{where}: {name} is not an integer parameter defined before it")
+        raise SpecError(f"{where}: {name} is not a parameter defined before it")
     offset = int(match.group("offset") or 0)
     return name, -offset if match.group("sign") == "-" else offset
 
@@ -191,7 +193,8 @@ def parse_grid(items: list[str]) -> list[Range]:
             ranges.append(_listed(name, match.group("values")))
             continue
         earlier = [r.name for r in ranges if r.listed is None]  # a bound names an integer parameter, not a listed one
-        ranges.append(Range(name, _bound(match.group("low"), earlier, item), _bound(match.group("high"), earlier, item)))
+        listed = [r.name for r in ranges if r.listed is not None]
+        ranges.append(Range(name, _bound(match.group("low"), earlier, item, listed), _bound(match.group("high"), earlier, item, listed)))
     return ranges
 
 

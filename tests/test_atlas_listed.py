@@ -92,3 +92,43 @@ def test_a_biased_atlas_end_to_end(tmp_path, capsys):
     assert code == 0 and (json.loads(out)["reused"], json.loads(out)["computed"]) == (3, 0), err
     assert (tmp_path / "atlas.md").read_text() == table
     assert not list(Path(tmp_path).glob("atlas.figure*"))
+
+
+# -- the committed biased maps (docs/atlas/sigmoid-biased-*): what their rows say is mathematics -----------------------
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def committed(name: str) -> list[dict]:
+    return json.loads((ROOT / "docs" / "atlas" / f"{name}.json").read_text(encoding="utf-8"))["rows"]
+
+
+def subset_sum_count(scales: list[int]) -> int:
+    sums = {0}
+    for a in scales:
+        sums |= {x + a for x in sums}
+    return len(sums)
+
+
+def test_the_biased_pair_map_is_theorem_p_beta_point_by_point():
+    """σ(aq) + σ(bq + log r): m* = 4 for a ≠ b, 3 for a = b (r ≠ 1), every row decided by a lemma, no tree."""
+    rows = committed("sigmoid-biased-pairs-6")
+    assert len(rows) == 21 * 3
+    for row in rows:
+        a, b = row["point"]["a"], row["point"]["b"]
+        assert row["lower"] == row["minimum"] == row["upper"] == (3 if a == b else 4), row
+        assert not row["claim"].startswith("search:")
+
+
+def test_the_biased_maps_never_pass_the_product_head():
+    """lower ≤ upper ≤ #subset sums of the scales (the product head) on every row; where decided, m* = #subset sums
+    (no two factors of these maps share a root: Conjecture Cβ's hypothesis holds)."""
+    for name, scales_of in (("sigmoid-biased-pairs-6", lambda p: [p["a"], p["b"]]),
+                            ("sigmoid-biased-triples-5", lambda p: [p["a"], p["b"], p["c"]])):
+        for row in committed(name):
+            p = row["point"]
+            scales = scales_of(p)
+            if len(scales) == 3 and p["b"] == p["c"] and p["r"] == p["s"]:
+                scales = scales[:2]  # σ(bq + log r) twice is 2σ(bq + log r): one factor of Q′
+            assert row["lower"] <= row["upper"] <= subset_sum_count(scales), row
+            assert row["minimum"] in (None, subset_sum_count(scales)), row

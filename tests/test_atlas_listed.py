@@ -24,7 +24,7 @@ BIASED = "sigmoid(q1) + sigmoid(q1 + log(r))"
 def test_a_list_gives_exact_rationals_in_its_order():
     points = grid_points(parse_grid(["a=1..2", "r=3,1/2,4/2"]))
     assert points == [{"a": a, "r": r} for a in (1, 2) for r in (3, Fraction(1, 2), 2)]
-    assert all(type(p["r"]) is (Fraction if p["r"] == Fraction(1, 2) else int) for p in points)  # 4/2 is the integer 2
+    assert [type(p["r"]) for p in points[:3]] == [int, Fraction, int]  # 4/2 is the integer 2
     assert point_data(points[1]) == {"a": 1, "r": "1/2"} and point_key(points[1]) == "a1_r1over2"
 
 

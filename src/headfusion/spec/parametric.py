@@ -83,14 +83,9 @@ def _checked_value(name: str, value: object) -> Value:
     raise SpecError(f"parameter {name} = {str(value)[:20]}: an integer in 0..{MAX_VALUE}, or a fraction p/q of such integers, is needed")
 
 
-def value_text(value: Value) -> str:
-    """'3' or '1/2': how a value is written in a table, a row file and a range."""
-    return str(value)
-
-
 def point_data(values: dict[str, Value]) -> dict[str, int | str]:
     """A point as JSON data: integers as numbers, other rationals as 'p/q' strings."""
-    return {k: v if isinstance(v, int) else value_text(v) for k, v in values.items()}
+    return {k: v if isinstance(v, int) else str(v) for k, v in values.items()}
 
 
 def _whole_argument(text: str, start: int, end: int) -> bool:

@@ -112,10 +112,10 @@ def test_deep_nesting_names_the_parsers_limit(capsys, text) -> None:
 def test_the_k4_refusal_recommends_only_commands_that_can_answer(capsys) -> None:
     """`search K_4 --atoms 32 --refute` recommended `search … --atoms 32`, whose z3 box (830,584 points) is over its limit
     (it answers "unknown: the box has 830,584 points"): only certify is named now."""
-    code, _, err = run_cli(capsys, "search", str(ROOT / "proofs" / "tournament_complete.toml"), "--d", "4", "--atoms", "32",
-                           "--refute")
-    assert code == 2 and "753,571 points" in err and "certify" in err, err
-    assert "--atoms 32` asks z3" not in err, err
+    code, _, err = run_cli(capsys, "search", str(ROOT / "proofs" / "tournament_complete.toml"), "--d", "4", "--atoms", "35",
+                           "--refute")  # K35 proves 35: the first m left open
+    assert code == 2 and "1,000,000 points" in err and "certify" in err, err
+    assert "--atoms 35` asks z3" not in err, err
 
 
 def test_analyze_names_the_family_theorem_when_certify_would_refuse_the_member(capsys) -> None:

@@ -87,8 +87,9 @@ def build_parser() -> argparse.ArgumentParser:
     atlas.add_argument("spec", nargs="?", help="an expression whose numbers may be parameter names (sigmoid(a*q1) + sigmoid(b*q1)), "
                                     "a proofs/*.toml spec (its parameter), a family name (d), or graphs:N (parameter graph); "
                                     "required unless --graphs")
-    atlas.add_argument("ranges", nargs="*", metavar="RANGE", help="a=1..8 b=a+1..8: one range per parameter, in order; a bound "
-                                                                  "may name an earlier parameter plus or minus an integer; required with a spec")
+    atlas.add_argument("ranges", nargs="*", metavar="RANGE", help="a=1..8 b=a+1..8 r=1/2,2,3: one range per parameter, in order; a bound "
+                                                                  "may name an earlier integer parameter plus or minus an integer; a list gives 2 to 64 "
+                                                                  "exact non-negative rationals (log(r) becomes log(1/2)); required with a spec")
     atlas.add_argument("--graphs", type=checked(lambda v: options.count(v, "--graphs", 2, MAX_GRAPH_VERTICES, True)), default=None,
                        metavar="N", help=f"every graph on at most N vertices (N ≤ {MAX_GRAPH_VERTICES}) without isolated vertices, up to "
                        "isomorphism: its tournament function Σ σ(q_i − q_j); no spec or ranges")

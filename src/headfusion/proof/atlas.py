@@ -23,7 +23,7 @@ from headfusion.spec.errors import InputError
 from headfusion.spec.expressions import SpecError
 from headfusion.spec.graph_atlas import Edges, edges_text, graph_spec_vertices, graphs_up_to, tournament_text
 from headfusion.spec.model import Spec
-from headfusion.spec.parametric import Range, grid_points, member_text, names_used, parse_grid
+from headfusion.spec.parametric import Range, Value, grid_points, member_text, names_used, parse_grid, point_data
 
 LEMMA_OF = {"lower:newton": "L5 (Newton polytope)", "lower:classes": "LK (residue classes)", "lower:edges": "LE (rigid edges)",
             "lower:unit-roots": "LU (unit roots)", "lower:pairs": "TP (Theorem P)", "lower:graph": "LG (graphs)",
@@ -48,7 +48,7 @@ class AtlasSpec:
     def names(self) -> list[str]:
         return [r.name for r in self.ranges]
 
-    def points(self) -> list[dict[str, int]]:
+    def points(self) -> list[dict[str, Value]]:
         """Every point of the grid, in lexicographic order."""
         return grid_points(list(self.ranges))
 
@@ -63,6 +63,9 @@ def atlas_spec(text: str, range_items: list[str]) -> AtlasSpec:
     names = [r.name for r in ranges]
     stripped = text.strip()
     vertices = graph_spec_vertices(stripped)
+    listed = next((r.name for r in ranges if r.listed is not None), None)
+    if listed is not None and (vertices is not None or stripped in FAMILIES or stripped.endswith(".toml")):
+        raise SpecError(f"{listed}: a list of values is for the parameters of an expression; {stripped} takes an integer range")
     if vertices is not None:
         count = len(graphs_up_to(vertices))
         if names != ["graph"] or any(not 1 <= p["graph"] <= count for p in grid_points(list(ranges))):
@@ -89,7 +92,7 @@ def atlas_spec(text: str, range_items: list[str]) -> AtlasSpec:
     return AtlasSpec(stripped, "expression", ranges)
 
 
-def member(atlas: AtlasSpec, values: dict[str, int]) -> Spec:
+def member(atlas: AtlasSpec, values: dict[str, Value]) -> Spec:
     """The spec of one point (the expression with the values substituted, or the TOML/family at its parameter)."""
     from headfusion.spec.load import load_spec
 
@@ -100,7 +103,7 @@ def member(atlas: AtlasSpec, values: dict[str, int]) -> Spec:
     return load_spec(atlas.text, values[atlas.names[0]])
 
 
-def graph_of(atlas: AtlasSpec, values: dict[str, int]) -> Edges:
+def graph_of(atlas: AtlasSpec, values: dict[str, Value]) -> Edges:
     """The edges of a graph-map point (its number in `graphs_up_to`)."""
     return graphs_up_to(graph_spec_vertices(atlas.text) or 0)[values["graph"] - 1]
 
@@ -109,19 +112,19 @@ def _exp_form(cert: dict) -> dict:
     return next(c for c in cert["claims"] if c["id"] == "exp-form")["evidence"]
 
 
-def point_key(values: dict[str, int]) -> str:
-    """'a1_b2_c3': the file name of a point's row."""
-    return "_".join(f"{k}{v}" for k, v in values.items())
+def point_key(values: dict[str, Value]) -> str:
+    """'a1_b2_c3' (with a listed fraction, 'r1over2'): the file name of a point's row."""
+    return "_".join(f"{k}{v}" if isinstance(v, int) else f"{k}{v.numerator}over{v.denominator}" for k, v in values.items())
 
 
-def row_of(values: dict[str, int], cert: dict | None, reason: str | None = None, edges: Edges | None = None) -> dict[str, Any]:
+def row_of(values: dict[str, Value], cert: dict | None, reason: str | None = None, edges: Edges | None = None) -> dict[str, Any]:
     """The table row of a point: its values, the certificate's numbers and the lemma of its lower bound.
 
     A graph-map point (`edges` given) also carries its edges, n, V (the vertices of Newt(Q′): the acyclic
     orientations) and |supp Q′| (the forests, the product head's atoms)."""
     from headfusion.proof.evidence import support_size
 
-    row: dict[str, Any] = {"point": dict(values)}
+    row: dict[str, Any] = {"point": point_data(values)}  # a fraction as "p/q": JSON has no exact rationals
     if edges is not None:
         row |= {"edges": edges_text(edges), "vertices": len({v for edge in edges for v in edge}),
                 "V": None if cert is None else cert["summary"]["newton_vertices"], "support": None if cert is None else support_size(_exp_form(cert))}
@@ -147,7 +150,7 @@ def _shown(value: object) -> str:
     return text if len(text) <= 40 else text[:39] + "…"
 
 
-def recheck_row(atlas: AtlasSpec, values: dict[str, int], saved: object, cert: object) -> tuple[dict | None, str | None]:
+def recheck_row(atlas: AtlasSpec, values: dict[str, Value], saved: object, cert: object) -> tuple[dict | None, str | None]:
     """A resumed point's row, rebuilt from its certificate after the kernel replays it, or (None, why it is redone).
 
     `saved` is the parsed row file ({"spec", "row"}), `cert` the parsed certificate file (None: missing).  The
@@ -161,7 +164,7 @@ def recheck_row(atlas: AtlasSpec, values: dict[str, int], saved: object, cert: o
     from headfusion.spec.display import printable
 
     row = saved.get("row") if isinstance(saved, dict) else None
-    if not isinstance(row, dict) or row.get("point") != values:
+    if not isinstance(row, dict) or row.get("point") != point_data(values):
         return None, "its saved row is malformed"
     if row.get("certificate") is None:
         return None, "its saved row has no certificate to replay"
@@ -210,7 +213,7 @@ def construction_kind(cert: dict) -> str:
     return "reduced" if all(h["N"] == s["P"] and h["D"] == s["Q"] for h, s in zip(heads, shapes)) else "product"
 
 
-def certify_point(text: str, range_items: list[str], values: dict[str, int], search_timeout: float) -> dict[str, Any]:
+def certify_point(text: str, range_items: list[str], values: dict[str, Value], search_timeout: float) -> dict[str, Any]:
     """One point: {"row", "certificate", "queries"} (the task a Dask worker runs; plain data in, plain data out).
 
     Input that certify refuses (a limit, a factorisation it cannot certify) gives a row with status
@@ -245,12 +248,12 @@ def point_task(*args: Any) -> dict[str, Any]:
 
 
 def run_points(
-    todo: list[dict[str, int]],
-    compute: Callable[[dict[str, int]], dict],
-    done: Callable[[dict[str, int], dict], None],
+    todo: list[dict[str, Value]],
+    compute: Callable[[dict[str, Value]], dict],
+    done: Callable[[dict[str, Value], dict], None],
     scheduler: str | None = None,
     workers: int | None = None,
-    submit_args: Callable[[dict[str, int]], tuple] | None = None,
+    submit_args: Callable[[dict[str, Value]], tuple] | None = None,
 ) -> None:
     """Compute each point and hand it to `done` as soon as it is finished (in order without Dask).
 

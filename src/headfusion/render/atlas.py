@@ -141,9 +141,9 @@ def atlas_latex(rows: list[dict], title: str, names: list[str], figure: str | No
 
 
 def atlas_figure(rows: list[dict], names: list[str]) -> str | None:
-    """A TikZ grid of m* (or lower–upper) over two parameters; None for other grids (the table says it all)."""
-    if len(names) != 2 or not rows:
-        return None
+    """A TikZ grid of m* (or lower–upper) over two integer parameters; None for other grids (the table says it all)."""
+    if len(names) != 2 or not rows or any(not isinstance(v, int) for r in rows for v in r["point"].values()):
+        return None  # a listed fraction ("1/2") has no place on an integer grid
     a, b = names
     cells = []
     top = max((r["upper"] or 0) for r in rows) or 1

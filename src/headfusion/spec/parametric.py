@@ -1,9 +1,10 @@
-"""Specs with integer parameters: expressions whose numbers may be names (a, b, c, …), and grids of them.
+"""Specs with parameters: expressions whose numbers may be names (a, b, c, …), and grids of them.
 
 `member_text(text, values)` substitutes the values for the parameter names — only in NAME tokens of
 Python's tokenizer, never inside another word or a number — and the result is parsed by the ordinary
 expression parser (the AST whitelist).  `parse_grid` reads ranges such as `a=1..8 b=a+1..8` (a bound
-may name an earlier parameter, plus or minus an integer) and `grid_points` enumerates them.
+may name an earlier integer parameter, plus or minus an integer) and lists of exact non-negative
+rationals such as `r=1/2,2,3` (read as data into Fractions, never evaluated); `grid_points` enumerates them.
 
 `pair_family(text, names)` is the statement layer of the family theorem (Theorem P, DESIGN §9): it
 decides, from the template's syntax tree alone, that every member is σ(a·q1) + σ(b·q1), for the two
@@ -17,6 +18,7 @@ import io
 import re
 import tokenize
 from dataclasses import dataclass
+from fractions import Fraction
 from itertools import product
 
 from headfusion.spec.expressions import FUNCTIONS, VARIABLE, SpecError, parse_expression
@@ -27,7 +29,11 @@ RESERVED = FUNCTIONS | {"exp", "sin", "cos"}
 MAX_VALUE = 10**6  # a parameter value
 MAX_GRID_POINTS = 10_000  # points of one grid
 MAX_TEMPLATE_CHARS = 2_000
+MAX_LIST_VALUES = 64  # values of one listed range (r=1/2,2,3)
+MAX_RANGE_CHARS = 1_000
 BOUND = re.compile(r"\s*(?:(?P<int>\d+)|(?P<name>[a-z][a-z0-9]{0,15})\s*(?:(?P<sign>[+-])\s*(?P<offset>\d+))?)\s*\Z")
+LISTED = re.compile(r"\s*(?P<name>[a-z][a-z0-9]{0,15})\s*=\s*(?P<values>[0-9/, ]+?)\s*\Z")
+RATIONAL = re.compile(r"\s*(?P<num>\d{1,7})\s*(?:/\s*(?P<den>\d{1,7})\s*)?\Z")
 RANGE = re.compile(r"\s*(?P<name>[a-z][a-z0-9]{0,15})\s*=\s*(?P<low>[^.]+?)\s*\.\.\s*(?P<high>.+?)\s*\Z")
 PAIR_LIFT = "sigmoid(q1) + sigmoid(q2)"
 
@@ -62,12 +68,38 @@ def names_used(text: str) -> list[str]:
     return out
 
 
-def member_text(text: str, values: dict[str, int]) -> str:
-    """The template with each parameter's NAME tokens replaced by its value (SpecError on an unknown or unused name)."""
-    for name, value in values.items():
-        check_name(name)
-        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_VALUE:
-            raise SpecError(f"parameter {name} = {value!r}: an integer in 0..{MAX_VALUE} is needed")
+Value = int | Fraction  # a parameter's value: an integer, or an exact rational from a list
+
+
+def _checked_value(name: str, value: object) -> Value:
+    """value as a parameter value: an integer in 0..MAX_VALUE, or a Fraction with numerator and denominator within it."""
+    if isinstance(value, Fraction) and value.denominator == 1:
+        value = int(value)
+    if isinstance(value, Fraction):
+        if 0 <= value.numerator <= MAX_VALUE and value.denominator <= MAX_VALUE:
+            return value
+    elif isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_VALUE:
+        return value
+    raise SpecError(f"parameter {name} = {str(value)[:20]}: an integer in 0..{MAX_VALUE}, or a fraction p/q of such integers, is needed")
+
+
+def point_data(values: dict[str, Value]) -> dict[str, int | str]:
+    """A point as JSON data: integers as numbers, other rationals as 'p/q' strings."""
+    return {k: v if isinstance(v, int) else str(v) for k, v in values.items()}
+
+
+def _whole_argument(text: str, start: int, end: int) -> bool:
+    """Whether text[start:end] stands alone between '(' or '[' or ',' and ')' or ']' or ',' (a whole argument)."""
+    before, after = text[:start].rstrip()[-1:], text[end:].lstrip()[:1]
+    return before in ("(", "[", ",") and after in (")", "]", ",")
+
+
+def member_text(text: str, values: dict[str, Value]) -> str:
+    """The template with each parameter's NAME tokens replaced by its value (SpecError on an unknown or unused name).
+
+    A fraction is written p/q where it is a whole argument (log(r) → log(1/2)) and (p/q) elsewhere, so that
+    r*q1 → (1/2)*q1 and a^r keep their meaning."""
+    values = {check_name(name): _checked_value(name, value) for name, value in values.items()}
     used = names_used(text)
     unknown = [n for n in used if n not in values]
     if unknown:
@@ -78,24 +110,52 @@ def member_text(text: str, values: dict[str, int]) -> str:
     out = text
     for start, end, name in reversed(_name_tokens(text)):
         if name in values:
-            out = out[:start] + str(values[name]) + out[end:]
+            value = values[name]
+            written = str(value) if isinstance(value, int) or _whole_argument(text, start, end) else f"({value})"
+            out = out[:start] + written + out[end:]
     return out
 
 
 @dataclass(frozen=True)
 class Range:
-    """One parameter's range: each bound an integer or an earlier parameter plus an offset."""
+    """One parameter's range: each bound an integer or an earlier parameter plus an offset, or a list of values."""
 
     name: str
     low: tuple[str | None, int]  # (earlier parameter or None, integer)
     high: tuple[str | None, int]
+    listed: tuple[Value, ...] | None = None  # r=1/2,2,3: these values, in the order given (low and high unused)
 
-    def values(self, point: dict[str, int]) -> range:
+    def values(self, point: dict[str, Value]) -> range | tuple[Value, ...]:
+        if self.listed is not None:
+            return self.listed
         low, high = ((point[n] if n else 0) + k for n, k in (self.low, self.high))
         return range(max(low, 0), high + 1)
 
 
-def _bound(text: str, earlier: list[str], where: str) -> tuple[str | None, int]:
+def _listed(name: str, text: str) -> Range:
+    """r=1/2,2,3: a list of 2 to MAX_LIST_VALUES distinct non-negative rationals, parsed as data (SpecError otherwise)."""
+    items = text.split(",")
+    if len(items) < 2:
+        raise SpecError(f"{name}: a list has at least two values (r=1/2,2); a range of integers is {name}=LOW..HIGH")
+    if len(items) > MAX_LIST_VALUES:
+        raise SpecError(f"{name}: a list has at most {MAX_LIST_VALUES} values, got {len(items)}")
+    values: list[Value] = []
+    for item in items:
+        match = RATIONAL.match(item)
+        if not match:
+            raise SpecError(f"{name}: a listed value is an integer or a fraction p/q (e.g. r=1/2,2,3), got {item.strip()[:20]!r}")
+        den = int(match.group("den") or 1)
+        if den == 0:
+            raise SpecError(f"{name}: the value {item.strip()} has denominator 0")
+        value = Fraction(int(match.group("num")), den)
+        value = _checked_value(name, int(value) if value.denominator == 1 else value)
+        if value in values:
+            raise SpecError(f"{name}: the value {value} is listed twice")
+        values.append(value)
+    return Range(name, (None, 0), (None, 0), tuple(values))
+
+
+def _bound(text: str, earlier: list[str], where: str, listed: tuple[str, ...] | list[str] = ()) -> tuple[str | None, int]:
     match = BOUND.match(text)
     if not match:
         raise SpecError(f"{where}: a bound is an integer or an earlier parameter ± an integer (e.g. a+1), got {text!r}")
@@ -106,6 +166,8 @@ def _bound(text: str, earlier: list[str], where: str) -> tuple[str | None, int]:
     if match.group("int"):
         return None, int(match.group("int"))
     name = match.group("name")
+    if name in listed:
+        raise SpecError(f"{where}: {name} is a list of values; a bound names an integer parameter defined before it")
     if name not in earlier:
         raise SpecError(f"{where}: {name} is not a parameter defined before it")
     offset = int(match.group("offset") or 0)
@@ -113,25 +175,31 @@ def _bound(text: str, earlier: list[str], where: str) -> tuple[str | None, int]:
 
 
 def parse_grid(items: list[str]) -> list[Range]:
-    """Ranges 'a=1..8', 'b=a+1..8', … in order (SpecError on anything else)."""
+    """Ranges 'a=1..8', 'b=a+1..8', 'r=1/2,2,3', … in order (SpecError on anything else)."""
     if not items:
         raise SpecError("a grid needs at least one range such as a=1..8")
     ranges: list[Range] = []
     for item in items:
-        match = RANGE.match(item) if isinstance(item, str) and len(item) <= 100 else None
+        fits = isinstance(item, str) and len(item) <= MAX_RANGE_CHARS
+        match = RANGE.match(item) if fits and ".." in item else LISTED.match(item) if fits else None
         if not match:
-            raise SpecError(f"a range looks like a=1..8 or b=a+1..8, got {str(item)[:40]!r}")
+            raise SpecError(f"a range looks like a=1..8, b=a+1..8 or r=1/2,2,3 (at most {MAX_RANGE_CHARS} characters), "
+                            f"got {str(item)[:40]!r}")
         name = match.group("name")
-        earlier = [r.name for r in ranges]
-        if name in earlier:
+        if name in [r.name for r in ranges]:
             raise SpecError(f"parameter {name} has two ranges")
-        ranges.append(Range(name, _bound(match.group("low"), earlier, item), _bound(match.group("high"), earlier, item)))
+        if "values" in match.groupdict():
+            ranges.append(_listed(name, match.group("values")))
+            continue
+        earlier = [r.name for r in ranges if r.listed is None]  # a bound names an integer parameter, not a listed one
+        listed = [r.name for r in ranges if r.listed is not None]
+        ranges.append(Range(name, _bound(match.group("low"), earlier, item, listed), _bound(match.group("high"), earlier, item, listed)))
     return ranges
 
 
-def grid_points(ranges: list[Range]) -> list[dict[str, int]]:
-    """Every point of the grid in lexicographic order (SpecError above MAX_GRID_POINTS, or when empty)."""
-    points: list[dict[str, int]] = [{}]
+def grid_points(ranges: list[Range]) -> list[dict[str, Value]]:
+    """Every point of the grid in lexicographic order, a list in its given order (SpecError above MAX_GRID_POINTS, or when empty)."""
+    points: list[dict[str, Value]] = [{}]
     for r in ranges:
         if sum(len(r.values(p)) for p in points) > MAX_GRID_POINTS:  # counted before the points are made
             raise SpecError(f"the grid has more than {MAX_GRID_POINTS} points")

@@ -18,8 +18,9 @@ from headfusion.kernel.base import integer, rational
 from headfusion.kernel.poly import Poly, divide, mul, poly_from_json
 from headfusion.kernel.threeslices import oriented, projected
 
-CLAIMS = {"lower:hexagon": "LH", "lower:slices": "LS", "lower:three-slices": "V3"}
-AXIOM_OF_METHOD = {"vertices": "L5_terms", "hexagon": "LH_hexagon", "slices": "LS_slices", "three-slices": "V3_three_slices"}
+CLAIMS = {"lower:hexagon": "LH", "lower:slices": "LS", "lower:three-slices": "V3", "lower:two-adic": "V2"}
+AXIOM_OF_METHOD = {"vertices": "L5_terms", "hexagon": "LH_hexagon", "slices": "LS_slices", "three-slices": "V3_three_slices",
+                   "two-adic": "V2_two_adic"}
 
 
 class Unsupported(Exception):
@@ -111,6 +112,21 @@ class Entries:
                           f"  _ _ (divides_by_ok 1 _ _ {g.poly(g.strip_t(quotient))} _) {inner}); vm_compute; reflexivity.",
                           f"Definition {name}_B : poly := {g.poly(g.strip_t(B))}.\n")
 
+    def _two_adic(self, term: str, R: Poly, rank: int, item: dict) -> tuple[str, int]:
+        if item.get("class") or rank != 1:
+            raise Unsupported("Lemma CD (a 2-adic entry with a class) is not exported yet")
+        levels = [(integer(a), rational(c), integer(s)) for a, c, s in item["levels"]]
+        if any(s for _, _, s in levels):
+            raise Unsupported("a 2-adic level with a power of t")
+        steps = []
+        for a, c, _ in levels:
+            h = _quotient(R, {(0, 0): Fraction(1), (a, 0): c}, f"1 + {c}·x^{a}")
+            steps.append(f"  apply Forall_cons; [apply (divides_by_ok 1 _ _ {g.poly(g.strip_t(h))}); vm_compute; reflexivity|].\n")
+        listed = "[" + "; ".join(f"({a}, {g.q(c)})" for a, c, _ in levels) + "]"
+        return self._emit(self._name(), rank, term, 2 ** len(levels),
+                          f"refine (V2_two_adic {term} {listed} _ _ _); [vm_compute; reflexivity | vm_compute; reflexivity |].\n"
+                          f"{''.join(steps)}  apply Forall_nil.")
+
     def _three_slices(self, term: str, R: Poly, rank: int, item: dict) -> tuple[str, int]:
         A = poly_from_json(item["A"], rank + 1)
         f1, f2 = (poly_from_json(f, rank + 1) for f in item["f"])
@@ -175,5 +191,5 @@ def multiples_proof(claim_id: str, ev: dict, shapes: list, newton_V: dict[int, i
              f"(* Lemma LM with L1, L2, L4 (claim {claim_id}): m*(F) >= Π_B 𝒯_B = {bound}. *)\n"
              f"Theorem {tag} : mstar_ge n F {bound}.\n"
              f"Proof. exact (LM_terms n F c lblocks _ lattice_check F_expform blocks_coprime {tag}_blocks). Qed.")
-    return f"(* Claim {claim_id}: bounds on the terms of nonnegative multiples of Q'_B (HFAxioms: LM, LH, LS, V3). *)\n" + text, bound, "", cited
+    return f"(* Claim {claim_id}: bounds on the terms of nonnegative multiples of Q'_B (HFAxioms: LM, LH, LS, V3, V2). *)\n" + text, bound, "", cited
 

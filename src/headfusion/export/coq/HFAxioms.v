@@ -235,3 +235,12 @@ Proof.
 Qed.
 Lemma theta3_ok : forall r A f1 f2 omega, theta_ok r A f1 f2 omega 3.
 Proof. intros; left; reflexivity. Qed.
+
+(* Lemma V2 (2-adic classes; rank 1, rational weights): binomials 1 + w_i·x^(a_i) with a_i ≥ 1 and w_i > 0, each dividing
+   R, whose exponents have pairwise distinct 2-adic valuations: 𝒯(R) ≥ 2^j for j of them. *)
+Fixpoint val2 (a : positive) : nat := match a with xO a' => S (val2 a') | _ => O end.
+Definition level_binomial (aw : Z * Q) : poly := [([0%Z], 1%Q); ([fst aw], snd aw)].
+Definition twoadic_ok (levels : list (Z * Q)) : bool :=
+  forallb (fun aw => Z.ltb 0 (fst aw) && posq (snd aw)) levels && nat_distinct (map (fun aw => val2 (Z.to_pos (fst aw))) levels).
+Axiom V2_two_adic : forall R levels, wf 1 R = true -> twoadic_ok levels = true ->
+  Forall (fun aw => pdivides 1 (level_binomial aw) R) levels -> terms_ge 1 R (2 ^ length levels).

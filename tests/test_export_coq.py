@@ -216,7 +216,7 @@ TAMPER_DIAMOND = [  # Lemma V3 with LS, LH and L5 entries: each changes one numb
     ("theta4_ok _ _ _ _ _", "1%Q", "2%Q"),  # the quotient by the line factor 1 + z
     ("Lemma lower_three_slices_e1 ", "24.", "25."),  # the V3 bound
     ("Proof. refine (LS_slices", "[(1%Q, 2%nat)]", "[(2%Q, 2%nat)]"),  # a root ρ
-    ("Proof. refine (LS_slices", "[1%Q; 1%Q] [(1%Q", "[1%Q; 3%Q] [(1%Q"),  # the point x′ (the slice polynomial changes)
+    ("Proof. refine (LS_slices", "[1%Q; 1%Q] [(1%Q", "[3%Q; 1%Q] [(1%Q"),  # the point x′ (B(x′·s) = (1 + 3s)²: root −1/3)
     ("Definition lower_three_slices_e3_B", "2%Q", "3%Q"),  # a coefficient of the slices' B
     ("Proof. refine (LH_hexagon", "([0; 0; 1], 1%Q)]", "([0; 0; 1], 2%Q)]"),  # a hexagon binomial's ratio
     ("Lemma lower_three_slices_e4 ", " 1.", " 2."),  # a vertex count

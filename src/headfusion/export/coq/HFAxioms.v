@@ -129,6 +129,48 @@ Proof.
   destruct (refutation_sound _ _ _ _ _ _ Hr g Hg).
 Qed.
 
+(* ---- Lemma LE, rigid edges (docs/mathematics.md §4) ---- *)
+(* e lies on the segment [u, w]: e − u = t·(w − u) with 0 <= t <= 1 (all 2×2 minors zero, projection in range). *)
+Fixpoint minors_zero (x d : expo) : bool :=
+  match x, d with
+  | a :: x', b :: d' => forallb (fun p => Z.eqb (a * snd p - fst p * b)%Z 0%Z) (combine x' d') && minors_zero x' d'
+  | _, _ => true
+  end.
+Definition on_segment (e u w : expo) : bool :=
+  let d := vsub w u in let x := vsub e u in
+  minors_zero x d && Z.leb 0 (zdotZ x d) && Z.leb (zdotZ x d) (zdotZ d d).
+Definition level_max (c : expo) (l : list expo) : Z := fold_right (fun e acc => Z.max (zdotZ c e) acc) (match l with [] => 0%Z | e :: _ => zdotZ c e end) l.
+Definition coef_at (p : poly) (e : expo) : Q := fold_right (fun t acc => if expo_eqb (fst t) e then (snd t + acc)%Q else acc) 0%Q p.
+(* An edge [u, w] of Newt(Q'_B) exposed by c, P'_B not above Q'_B along c, and the face limit P'_c/Q'_c not constant. *)
+Definition edge_ok (P Q : poly) (u w c : expo) : bool :=
+  let S := supp Q in let top := level_max c S in
+  let face := filter (fun e => Z.eqb (zdotZ c e) top) S in
+  negb (expo_eqb u w) && mem u face && mem w face && forallb (fun e => on_segment e u w) face
+  && forallb (fun e => Z.leb (zdotZ c e) top) (supp P)
+  && let Pc := filter (fun t => Z.eqb (zdotZ c (fst t)) top) (norm P) in
+     let Qc := filter (fun t => Z.eqb (zdotZ c (fst t)) top) (norm Q) in
+     negb (is_zerob (padd (pscale (coef_at (norm Q) u) Pc) (pscale (- coef_at (norm P) u) Qc))).
+(* The edges join the listed vertices into a spanning tree: V − 1 edges between listed vertices, no cycle. *)
+Fixpoint label (l : list (expo * nat)) (e : expo) : nat :=
+  match l with [] => 0%nat | (f, k) :: r => if expo_eqb e f then k else label r e end.
+Fixpoint joins (part : list (expo * nat)) (es : list (expo * expo * expo)) : bool :=
+  match es with
+  | [] => true
+  | (u, w, _) :: r => let a := label part u in let b := label part w in
+      negb (Nat.eqb a b) && joins (map (fun ek => (fst ek, if Nat.eqb (snd ek) a then b else snd ek)) part) r
+  end.
+Definition rigid_ok (P Q : poly) (vs : list expo) (es : list (expo * expo * expo)) : bool :=
+  Nat.eqb (S (length es)) (length vs) && forallb (fun x => let '(u, w, c) := x in mem u vs && mem w vs && edge_ok P Q u w c) es
+  && joins (combine vs (seq 0 (length vs))) es.
+(* Lemma LE (with L5, LT and LP): every block in lowest terms with witnessed vertices V_B joined by a spanning tree of
+   rigid edges, and |supp Q'| = Π_B |supp Q'_B| > Π_B V_B ⇒ m*(F) >= Π_B V_B + 1. *)
+Axiom LE_LP : forall n F c bs (data : list (list (expo * expo) * list (expo * expo * expo))),
+  lattice_ok n bs = true -> expform n F c bs ->
+  Forall (fun B => coprime (length (lgens B)) (lP B) (lQ B)) bs ->
+  Forall2 (fun B d => witnesses_ok (lQ B) (fst d) = true /\ rigid_ok (lP B) (lQ B) (map fst (fst d)) (snd d) = true) bs data ->
+  (fold_right mult 1%nat (map (fun d => length (fst d)) data) < fold_right mult 1%nat (map (fun B => length (supp (lQ B))) bs))%nat ->
+  mstar_ge n F (S (fold_right mult 1%nat (map (fun d => length (fst d)) data))).
+
 (* ---- Terms of nonnegative multiples (docs/mathematics.md, LM, LH, LS, V3) ---- *)
 (* terms_ge r R k: 𝒯(R) ≥ k, i.e. every nonzero Laurent polynomial D with r coordinates per exponent and
    nonnegative coefficients that R divides in Q[Λ] has at least k terms. *)

@@ -65,6 +65,14 @@ def test_the_diamond_and_the_paw_export_their_exact_value_with_their_cited_axiom
     assert export_coq(copy.deepcopy(paw)).text == out.text  # deterministic
 
 
+def test_a_failing_three_slice_instance_is_left_out(diamond: dict) -> None:
+    cert = copy.deepcopy(diamond)
+    entry = next(c for c in cert["claims"] if c["id"] == "lower:three-slices")["evidence"]["shapes"][0]
+    entry["omega"] = [0, 2, 0]  # the root factors now move ω by ±2: V3 does not apply
+    out = export_coq(cert)
+    assert out.lower == 18 and any(cid == "lower:three-slices" and "ω" in why for cid, why in out.left_out)
+
+
 def test_two_adic_levels_export_and_a_class_is_left_out(tmp_path: Path) -> None:
     cert = _certificate(tmp_path, V2_SUM)
     out = export_coq(cert)

@@ -1,11 +1,12 @@
-"""Coq proofs of the numerator-free bounds on 𝒯(Q′_B): hexagon (LH), slices (LS), three slices (V3), over blocks (LM).
+"""Coq proofs of the numerator-free bounds on 𝒯(Q′_B): hexagon (LH), slices (LS), three slices (V3), 2-adic levels (V2),
+over blocks (LM).
 
-Each entry of a claim lower:hexagon, lower:slices or lower:three-slices becomes one Coq lemma `terms_ge r R k`
+Each entry of a claim lower:hexagon, lower:slices, lower:three-slices or lower:two-adic becomes one Coq lemma `terms_ge r R k`
 that applies its lemma axiom (HFAxioms.v) to data Coq checks by computation: the factorisation R = u·A·B (or
 u·A·f_1·f_2) term by term, the level of A, orientations, ε's gcd, Γε = 0, Γ_*A recomputed by Coq, the divisions
 (each with its quotient, which Coq multiplies back), the point and the roots of the slice polynomial.  The quotients
-are found here with the kernel's exact division; Coq only checks them.  Entries of other kinds (2-adic classes,
-grids) are not exported yet: the claim is then left out.
+are found here with the kernel's exact division; Coq only checks them.  Entries of other kinds (Lemma CD's classes,
+grids) and instances that fail are not exported: the claim is then left out with the reason, never assumed.
 """
 
 from __future__ import annotations

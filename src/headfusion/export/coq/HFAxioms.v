@@ -1,4 +1,4 @@
-(* HFAxioms: one axiom per lemma of docs/mathematics.md §3 and §5 that the exported certificates cite.
+(* HFAxioms: one axiom per lemma of docs/mathematics.md §3–§5 that the exported certificates cite.
    Each is stated as narrowly as its lemma, over checkable data (lengths, normal forms, positivity,
    nonzero remainders), so that it reads as the lemma does; docs/coq.md says how each was read.
    Everything else in the library (HFPoly, HFSem, HFUpper, HFTree) is proved. *)

@@ -25,6 +25,7 @@ CORPUS = [(f"W_{d}", "W", d) for d in range(3, 11)] + [
     ("σ(q1)+σ(q2)+σ(q1+q2)", "sigmoid(q1) + sigmoid(q2) + sigmoid(q1 + q2)", None),
     ("diamond", str(ROOT / "proofs" / "tournament_diamond.toml"), None),
     ("paw", "sigmoid(q1-q2) + sigmoid(q2-q3) + sigmoid(q1-q3) + sigmoid(q3-q4)", None),
+    ("σ(q)+σ(2q)+σ(8q)", "sigmoid(q1) + sigmoid(2*q1) + sigmoid(8*q1)", None),
 ]
 
 

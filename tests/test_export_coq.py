@@ -44,6 +44,56 @@ def test_w3_exports_the_theorem_with_its_axioms(w3: dict) -> None:
     assert export_coq(copy.deepcopy(w3)).text == out.text  # deterministic
 
 
+@pytest.fixture(scope="module")
+def diamond(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    return _certificate(tmp_path_factory.mktemp("diamond"), DIAMOND)
+
+
+@pytest.fixture(scope="module")
+def paw(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    return _certificate(tmp_path_factory.mktemp("paw"), PAW)
+
+
+def test_the_diamond_and_the_paw_export_their_exact_value_with_their_cited_axioms(diamond: dict, paw: dict) -> None:
+    out = export_coq(diamond)
+    assert (out.lower, out.upper) == (24, 24) and "lower:three-slices" in out.exported
+    assert out.axioms == ["L5_terms", "LC_binomial", "LC_product", "LH_hexagon", "LM_terms", "LS_slices", "V3_three_slices"]
+    assert "Theorem main : mstar_eq n F 24." in out.text and "Lemma lower_three_slices_e1 : terms_ge 3 shape0_Q 24." in out.text
+    out = export_coq(paw)
+    assert (out.lower, out.upper) == (14, 14) and "lower:slices" in out.exported
+    assert out.axioms == ["LC_binomial", "LC_product", "LH_hexagon", "LM_terms", "LS_slices"]
+    assert export_coq(copy.deepcopy(paw)).text == out.text  # deterministic
+
+
+def test_a_failing_three_slice_instance_is_left_out(diamond: dict) -> None:
+    cert = copy.deepcopy(diamond)
+    entry = next(c for c in cert["claims"] if c["id"] == "lower:three-slices")["evidence"]["shapes"][0]
+    entry["omega"] = [0, 2, 0]  # the root factors now move ω by ±2: V3 does not apply
+    out = export_coq(cert)
+    assert out.lower == 18 and any(cid == "lower:three-slices" and "ω" in why for cid, why in out.left_out)
+
+
+def test_two_adic_levels_export_and_a_class_is_left_out(tmp_path: Path) -> None:
+    cert = _certificate(tmp_path, V2_SUM)
+    out = export_coq(cert)
+    assert (out.lower, out.upper, out.axioms) == (8, 8, ["LB_bezout", "LC_binomial", "LC_product", "LM_terms", "V2_two_adic"])
+    entry = next(c for c in cert["claims"] if c["id"] == "lower:two-adic")["evidence"]["shapes"][0]
+    entry.update({"modulus": 8, "class": [[8, 1, 0]]})  # Lemma CD: not exported, so the claim is left out with the reason
+    out = export_coq(cert)
+    assert out.lower < 8 and any(cid == "lower:two-adic" and "CD" in why for cid, why in out.left_out)
+
+
+def test_an_entry_whose_division_fails_is_left_out_not_assumed(paw: dict) -> None:
+    cert = copy.deepcopy(paw)
+    entry = next(c for c in cert["claims"] if c["id"] == "lower:slices")["evidence"]["shapes"][0]
+    entry["roots"] = [[1, 2]]  # B(x′·s^ω) = 1 + s^-1 has the root −1 once, not twice: 21 would be false
+    out = export_coq(cert)
+    assert out.lower == 12 and "lower:slices" not in out.exported
+    assert any(cid == "lower:slices" and "does not divide" in why for cid, why in out.left_out)
+    entry["roots"], entry["mu"] = [[1, 1]], {"method": "two-adic"}  # a kind of entry not exported: left out with the reason
+    assert any(cid == "lower:slices" and "not exported yet" in why for cid, why in export_coq(cert).left_out)
+
+
 def test_unknown_claim_kinds_are_listed_and_left_out(w3: dict) -> None:
     cert = copy.deepcopy(w3)
     cert["claims"].insert(-1, {"id": "lower:w14", "kind": "lower-bound", "title": "W14", "statement": "$m^*(F)\\ge 99$",
@@ -102,14 +152,18 @@ def assumptions(output: str) -> set[str]:
     return {m.group(1) for m in re.finditer(r"^([A-Za-z_][\w.']*)(?:\s*:|$)", listed, re.M)}
 
 
+PAW = "sigmoid(q1-q2) + sigmoid(q2-q3) + sigmoid(q1-q3) + sigmoid(q3-q4)"
+V2_SUM = "sigmoid(q1) + sigmoid(2*q1) + sigmoid(8*q1)"
+DIAMOND = str(Path(__file__).resolve().parent.parent / "proofs" / "tournament_diamond.toml")
 CORPUS = [  # (spec, d, the lower bound Coq proves, the upper bound)
     ("W", 3, 8, 8),
     ("W", 8, 256, 256),
     ("sigmoid(q1) + sigmoid(2*q1) + sigmoid(3*q1)", None, 7, 7),
     ("sigmoid(q1) + sigmoid(2*q1) + sigmoid(3*q1) + sigmoid(6*q1)", None, 12, 12),
     ("sigmoid(q1) + sigmoid(q2) + sigmoid(q1 + q2)", None, 7, 7),  # Lemma LE
-    ("proofs/tournament_diamond.toml", None, 18, 24),  # Newton (LG's count as witnessed vertices); V3 not exported
-    ("sigmoid(q1-q2) + sigmoid(q2-q3) + sigmoid(q1-q3) + sigmoid(q3-q4)", None, 12, 14),  # the paw: LS not exported
+    ("proofs/tournament_diamond.toml", None, 24, 24),  # Lemma V3 (with LS, LH, L5 inside) and LM
+    (PAW, None, 14, 14),  # Lemma LS (with LH inside) and LM
+    (V2_SUM, None, 8, 8),  # Lemma V2 and LM
 ]
 
 
@@ -160,6 +214,33 @@ TAMPER_W3 = [  # (anchor, old, new): each changes one number of W_3's file
     ("Definition heads", "] 1%Q 1%Q;", "] 1%Q 3%Q;"),  # a value of the model
     ("Definition n ", ":= 3.", ":= 4."),  # the dimension
 ]
+TAMPER_DIAMOND = [  # Lemma V3 with LS, LH and L5 entries: each changes one number of the diamond's file
+    ("Definition lower_three_slices_e1_A", "2%Q", "3%Q"),  # a coefficient of Y
+    ("Definition lower_three_slices_e1_G", "[[1; 0; 1]", "[[1; 0; 2]"),  # a row of Γ (Γε ≠ 0)
+    ("Proof. refine (V3_three_slices", "[0; 1; 0] lower_three_slices_e1_G", "[0; 2; 0] lower_three_slices_e1_G"),  # ω
+    ("Proof. refine (V3_three_slices", " 7 3 4 ", " 7 3 5 "),  # ϑ
+    ("Proof. refine (V3_three_slices", " 7 3 4 ", " 7 4 4 "),  # 𝒯_Γ
+    ("Proof. refine (V3_three_slices", "([1; 0; 0], 1%Q)]", "([1; 0; 0], 2%Q)]"),  # a coefficient of f_2
+    ("theta4_ok _ _ _ _ _", "1%Q", "2%Q"),  # the quotient by the line factor 1 + z
+    ("Lemma lower_three_slices_e1 ", "24.", "25."),  # the V3 bound
+    ("Proof. refine (LS_slices", "[(1%Q, 2%nat)]", "[(2%Q, 2%nat)]"),  # a root ρ
+    ("Proof. refine (LS_slices", "[1%Q; 1%Q] [(1%Q", "[3%Q; 1%Q] [(1%Q"),  # the point x′ (B(x′·s) = (1 + 3s)²: root −1/3)
+    ("Definition lower_three_slices_e3_B", "2%Q", "3%Q"),  # a coefficient of the slices' B
+    ("Proof. refine (LH_hexagon", "([0; 0; 1], 1%Q)]", "([0; 0; 1], 2%Q)]"),  # a hexagon binomial's ratio
+    ("Lemma lower_three_slices_e4 ", " 1.", " 2."),  # a vertex count
+    ("Theorem lower_three_slices", "F 24", "F 25"),  # LM's product
+]
+TAMPER_PAW = [  # Lemma LS with LH
+    ("Definition lower_slices_e1_B", "([0; 0; 1], 1%Q)", "([0; 0; 1], 2%Q)"),  # a coefficient of B
+    ("Proof. refine (LS_slices", "[-1; -1; -1]", "[-1; -1; 0]"),  # ω (A is not on one level)
+    ("Proof. refine (LS_slices", "[(1%Q, 1%nat)]", "[(1%Q, 2%nat)]"),  # a root's multiplicity
+    ("Proof. refine (LS_slices", "[([0; 0; 0], 1%Q)]", "[([0; 0; 0], 2%Q)]"),  # the unit u
+]
+TAMPER_V2 = [  # Lemma V2: σ(q) + σ(2q) + σ(8q)
+    ("Proof. refine (V2_two_adic", "(8, 1%Q)", "(4, 1%Q)"),  # a level's exponent (1 + x^4 does not divide)
+    ("Proof. refine (V2_two_adic", "(2, 1%Q)", "(2, 2%Q)"),  # a level's weight
+    ("apply (divides_by_ok 1 _ _ [([0], 1%Q); ([2]", "([2], 1%Q)", "([2], 2%Q)"),  # a quotient's coefficient
+]
 TAMPER_TREE = [  # σ(q1) + σ(2q1) + σ(3q1): the tree at m = 6 and its evidence
     ("Definition search_m6_multipliers", "Dz [0] 2", "Dz [0] 3"),  # a Farkas multiplier
     ("Definition search_m6_multipliers", "Nz [3] (-1)", "Nz [3] (-2)"),  # another multiplier
@@ -176,8 +257,11 @@ TAMPER_TREE = [  # σ(q1) + σ(2q1) + σ(3q1): the tree at m = 6 and its evidenc
 @pytest.mark.slow
 def test_coqc_rejects_every_single_number_tampering(library: Path, tmp_path: Path) -> None:
     cases = [(export_coq(_certificate(tmp_path / "a", "W", 3)).text, TAMPER_W3),
-             (export_coq(_certificate(tmp_path / "b", "sigmoid(q1) + sigmoid(2*q1) + sigmoid(3*q1)")).text, TAMPER_TREE)]
-    assert sum(len(t) for _, t in cases) >= 20
+             (export_coq(_certificate(tmp_path / "b", "sigmoid(q1) + sigmoid(2*q1) + sigmoid(3*q1)")).text, TAMPER_TREE),
+             (export_coq(_certificate(tmp_path / "c", DIAMOND)).text, TAMPER_DIAMOND),
+             (export_coq(_certificate(tmp_path / "d", PAW)).text, TAMPER_PAW),
+             (export_coq(_certificate(tmp_path / "e", V2_SUM)).text, TAMPER_V2)]
+    assert sum(len(t) for _, t in cases) >= 40
     for k, (text, tamperings) in enumerate(cases):
         (library / f"T{k}.v").write_text(text, encoding="utf-8")
         assert _coqc(library, f"T{k}.v").returncode == 0  # the untouched file passes
@@ -208,6 +292,15 @@ def test_coqc_rejects_a_forged_false_bound(library: Path, tmp_path: Path) -> Non
     assert out.lower == 8
     (library / "ForgedTree.v").write_text(out.text, encoding="utf-8")
     assert _coqc(library, "ForgedTree.v").returncode != 0
+    # the diamond: m* >= 27 (> 24 = the construction, false), Y's hexagon entry replaced by eight "vertices" of Y
+    diamond = _certificate(tmp_path / "dia", DIAMOND)
+    entry = next(c for c in diamond["claims"] if c["id"] == "lower:three-slices")["evidence"]["shapes"][0]
+    support = sorted(e[:3] for e, _ in entry["A"])
+    entry["mu"] = {"method": "vertices", "vertices": [[e, [1, 0, 0]] for e in support] + [[[3, 0, 0], [1, 0, 0]]]}
+    out = export_coq(diamond)
+    assert out.lower == 27  # min(4·8, 3·8 + 3, 2·8 + max(8, 4·3))
+    (library / "ForgedDiamond.v").write_text(out.text, encoding="utf-8")
+    assert _coqc(library, "ForgedDiamond.v").returncode != 0
 
 
 @needs_coq

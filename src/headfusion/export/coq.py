@@ -16,6 +16,7 @@ from math import prod
 
 from headfusion.export import coqdata as g
 from headfusion.export.lowest import Shape, coprime_proof, edges_proof, newton_proof
+from headfusion.export.multiples import CLAIMS as MULTIPLE_CLAIMS, multiples_proof, theorem_name
 from headfusion.kernel.base import CheckFailed, SchemaError, integer, rational
 from headfusion.kernel.model import Model, group_polys, model_from_json, relative_keys
 from headfusion.kernel.poly import divide, lattice_coordinates, poly_from_json
@@ -102,12 +103,15 @@ def _export(cert: object) -> CoqFile:
         else:
             out.left_out.append(("coprime", reason))
     newton = claims.get("lower:newton")
+    newton_V: dict[int, int] | None = None
+    newton_cited: set[str] = set()
     if newton is not None:
         used.add("lower:newton")
         text, counts, reason, cited = newton_proof(shapes, newton["evidence"], coprime["evidence"] if coprime else None) if coprime_ok else (None, [], "lowest terms not exported", set())
         if text is not None:
             ks = [counts[b.shape] for b in blocks]
             body.append(text + _blocks_forall2(blocks) + _newton_theorem(n, ks))
+            newton_V, newton_cited = dict(enumerate(counts)), set(lowest_terms | cited)
             out.exported.append("lower:newton")
             lowers.append((prod(ks), "lower_newton", frozenset(lowest_terms | cited | {"L5_LP"})))
         else:
@@ -123,6 +127,16 @@ def _export(cert: object) -> CoqFile:
             lowers.append((bound, "lower_edges", frozenset(lowest_terms | {"LE_LP"})))
         else:
             out.left_out.append(("lower:edges", reason))
+    for cid in sorted(set(claims) & set(MULTIPLE_CLAIMS)):  # LH, LS, V3 with LM (and L5 on blocks without an entry)
+        used.add(cid)
+        text, bound, reason, cited = multiples_proof(cid, claims[cid]["evidence"], shapes, newton_V, [b.shape for b in blocks], newton_cited) \
+            if coprime_ok else (None, 0, "lowest terms not exported", set())
+        if text is not None:
+            body.append(text)
+            out.exported.append(cid)
+            lowers.append((bound, theorem_name(cid), frozenset(lowest_terms | cited)))
+        else:
+            out.left_out.append((cid, reason))
     upper = claims.get("upper")
     if upper is not None:
         used.add("upper")

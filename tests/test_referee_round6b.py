@@ -23,3 +23,15 @@ def test_the_pair_with_biases_is_named_as_its_lemma_is_printed():
     tex = _tex(built("1/2 + sigmoid(3*q1+log(2)) - sigmoid(7*q1)"))
     assert r"\label{lem:PB}" in tex and r"The lower bound is the bound for pairs with biases (Lemma~\ref{lem:PB}" in tex
     assert r"P$\beta$" not in tex and "Pβ" not in tex
+
+
+def test_the_sketch_gives_the_reason_of_a_class_descartes_bound():
+    """σ(q)+σ(2q)+σ(2q+log 3): 6 = (2+1)·2 comes from Lemma CD; V2's doubling alone yields only powers of 2."""
+    from headfusion.render.sketch import proof_sketch
+
+    def text(spec: str) -> str:
+        return " ".join(p for v in proof_sketch(built(spec)).values() for p in (v if isinstance(v, list) else [v]) if isinstance(p, str))
+
+    classes = text("sigmoid(q1) + sigmoid(2*q1) + sigmoid(2*q1+log(3))")
+    assert r"at least $n+1$ of its terms by Descartes' rule of signs (Lemma~\ref{lem:CD})" in classes and r"$m^*(F)\ge 6$" in classes
+    assert r"\ref{lem:CD}" not in text("sigmoid(q1) + sigmoid(2*q1) + sigmoid(8*q1)")

@@ -35,3 +35,10 @@ def test_the_sketch_gives_the_reason_of_a_class_descartes_bound():
     classes = text("sigmoid(q1) + sigmoid(2*q1) + sigmoid(2*q1+log(3))")
     assert r"at least $n+1$ of its terms by Descartes' rule of signs (Lemma~\ref{lem:CD})" in classes and r"$m^*(F)\ge 6$" in classes
     assert r"\ref{lem:CD}" not in text("sigmoid(q1) + sigmoid(2*q1) + sigmoid(8*q1)")
+
+
+def test_an_interval_head_cites_no_lemma_the_certificate_does_not_state():
+    """The interval head is defined where it is used; there is no Lemma IH among the printed lemmas."""
+    tex = _tex(built("sigmoid(q1+log(2)) + sigmoid(2*q1) + sigmoid(3*q1) + sigmoid(6*q1)"))
+    assert "an interval head (checked by the kernel:" in tex
+    assert "Lemma IH" not in tex and r"\label{lem:IH}" not in tex

@@ -42,3 +42,31 @@ def test_an_interval_head_cites_no_lemma_the_certificate_does_not_state():
     tex = _tex(built("sigmoid(q1+log(2)) + sigmoid(2*q1) + sigmoid(3*q1) + sigmoid(6*q1)"))
     assert "an interval head (checked by the kernel:" in tex
     assert "Lemma IH" not in tex and r"\label{lem:IH}" not in tex
+
+
+class _Answer:
+    """A solver's answer at m, as `solving.solver.search` returns it (status and JSON only)."""
+
+    def __init__(self, status: str, m: int) -> None:
+        self.status, self.atoms, self.query_text = status, m, None
+
+    def to_json(self) -> dict:
+        return {"status": self.status, "atoms": self.atoms, "solver": {"name": "z3", "version": "test"}, "reason": "time limit reached"}
+
+
+def test_the_question_just_below_the_construction_is_recorded_when_it_decides_nothing(monkeypatch):
+    """certify asks m = upper − 1 first; an unsat whose refutation ran out of time was dropped, and the gap paragraph
+    then said of that m "none was searched for" (σ(q)+σ(2q)+σ(3q)+σ(6q) on a busy machine: 11 ≤ m* ≤ 12)."""
+    from headfusion.proof import certify as certify_module
+    from headfusion.render.gap import gap_paragraph
+    from headfusion.solving import solver
+    from headfusion.spec.load import load_spec
+
+    monkeypatch.setattr(solver, "search", lambda form, m, timeout, options: _Answer("unsat" if m == 11 else "unknown", m))
+    monkeypatch.setattr(certify_module, "find_refutation", lambda question, m, left: (None, "the exact refutation search ended unknown (time limit)"))
+    cert = certify_module.certify(load_spec("sigmoid(q1) + sigmoid(2*q1) + sigmoid(3*q1) + sigmoid(6*q1)", None), ["test"], search_timeout=60).certificate
+    ids = [c["id"] for c in cert["claims"]]
+    assert "testimony:m11" in ids and cert["summary"]["testimony_lower"] == 12
+    gap = gap_paragraph(cert)
+    assert "For heads with at most $11$ atoms a solver reports that none exists" in gap, gap
+    assert "11$ atoms has been excluded by this certificate, and none was searched for" not in gap

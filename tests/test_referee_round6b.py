@@ -70,3 +70,15 @@ def test_the_question_just_below_the_construction_is_recorded_when_it_decides_no
     gap = gap_paragraph(cert)
     assert "For heads with at most $11$ atoms a solver reports that none exists" in gap, gap
     assert "11$ atoms has been excluded by this certificate, and none was searched for" not in gap
+
+
+def test_the_k4_proof_in_brief_gives_the_grid_reason_and_names_lemma_k35_one_way():
+    """K_4: the proof in brief went from 25 to "Together, 35 ≤ m*" with no reason for 35; the gap said "Theorem K35"."""
+    tex = _tex(built("proofs/tournament_complete.toml", 4))
+    brief = tex[tex.index(r"\begin{proof}[Proof in brief]"):]
+    brief = brief[:brief.index(r"\end{proof}")]
+    assert r"A grid gives more (Lemma~\ref{lem:K35}" in brief and r"$7+12+12+7>34$; by Lemma~\ref{lem:LM} $m^*(F)\ge 35$." in brief
+    assert brief.index("A grid gives more") < brief.index(r"Together, $35\le m^*(F)")
+    assert r"Theorem~\ref{lem:K35}" not in tex and r"Lemma~\ref{lem:K35} stops at $35$" in tex
+    for name in ("K35", "K4GRID", "LH", "M12"):
+        assert rf"\label{{lem:{name}}}" in tex  # every lemma the paragraph cites is printed

@@ -172,10 +172,15 @@ def _graph_sentence(claims: dict[str, dict], summary: dict) -> str | None:
             rf" $|\supp Q'|>V$ terms. Hence $m^*(F)\ge {tex_int(V + 1)}$.")
 
 
+def _over_blocks(claims: dict[str, dict]) -> str:
+    """How Lemma LM is cited: over the blocks, or plainly when there is one block (no product to take)."""
+    blocks = len(claims.get("exp-form", {}).get("evidence", {}).get("blocks", []))
+    return r"over the blocks (Lemma~\ref{lem:LM})" if blocks > 1 else r"by Lemma~\ref{lem:LM}"
+
+
 def _composition_sentence(cert: dict, claims: dict[str, dict], summary: dict) -> str | None:
     """Lemmas LH, LS or LD in one paragraph, with their instance (the claim the certificate carries)."""
-    blocks = len(claims.get("exp-form", {}).get("evidence", {}).get("blocks", []))
-    over = r"over the blocks (Lemma~\ref{lem:LM})" if blocks > 1 else r"by Lemma~\ref{lem:LM}"  # one block: no product to take
+    over = _over_blocks(claims)
     if "lower:hexagon" in claims:
         return (r"A hexagon gives more (Lemma~\ref{lem:LH}, Section~\ref{sec:hexagon}): three binomial factors of $Q'_B$ have"
                 r" exponent differences $\delta_1$, $\delta_2$, $\pm\delta_1\pm\delta_2$, as the three factors of a triangle's"
@@ -221,6 +226,25 @@ def _composition_sentence(cert: dict, claims: dict[str, dict], summary: dict) ->
     return None
 
 
+def _grid_sentence(claims: dict[str, dict]) -> str | None:
+    """Lemma K35 (or another grid lemma, W14) in one paragraph: why its number, with the claim's bound."""
+    if "lower:grid" not in claims:
+        return None
+    bound = claims["lower:grid"]["statement"].rsplit(r"\ge ", 1)[-1].rstrip("$.")  # the kernel's statement: its number
+    lemmas = sorted({str(shape.get("lemma")) for shape in claims["lower:grid"]["evidence"].get("shapes", [])})
+    over = _over_blocks(claims)
+    if lemmas == ["K35"]:
+        return (r"A grid gives more (Lemma~\ref{lem:K35}, Section~\ref{sec:grids}): $Q'_B$ is divisible by the six binomials $m_i+m_j$ of"
+                r" four positive monomials with independent differences, as the tournament of $K_4$ is; a nonnegative multiple with at most"
+                r" $34$ terms would have exactly four levels in each variable (Lemma~\ref{lem:K4GRID}), its two outer slices at least $7$"
+                r" terms each (Lemma~\ref{lem:LH}) and its two middle slices at least $12$ each (Lemma~\ref{lem:M12}), and $7+12+12+7>34$;"
+                rf" {over} $m^*(F)\ge {bound}$.")
+    cited = " and~".join(rf"\ref{{lem:{name}}}" for name in lemmas)
+    return (rf"Grid factors give more (Lemma{'s' if len(lemmas) > 1 else ''}~{cited}, Section~\ref{{sec:grids}}): $Q'_B$ is divisible by the"
+            r" products of binomials in positive monomials of Table~\ref{tab:grids}, and every nonzero nonnegative multiple of such a"
+            rf" product has at least as many terms as the lemma says; {over} $m^*(F)\ge {bound}$.")
+
+
 def proof_sketch(cert: dict) -> dict[str, Any]:
     """Paragraphs of the human proof (LaTeX), from the checked data only."""
     claims = _claims(cert)
@@ -239,7 +263,7 @@ def proof_sketch(cert: dict) -> dict[str, Any]:
     )
     paragraphs.append(newton)
     paragraphs += [text for text in (_classes_sentence(claims, summary), _edges_sentence(claims, summary), _graph_sentence(claims, summary),
-                                     _composition_sentence(cert, claims, summary), theorem_k_sentence(claims),
+                                     _composition_sentence(cert, claims, summary), _grid_sentence(claims), theorem_k_sentence(claims),
                                      unit_roots_sentence(claims),
                                      one_line_sentence(claims)) if text]
     if "upper" in claims:

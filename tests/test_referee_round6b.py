@@ -33,7 +33,8 @@ def test_the_sketch_gives_the_reason_of_a_class_descartes_bound():
         return " ".join(p for v in proof_sketch(built(spec)).values() for p in (v if isinstance(v, list) else [v]) if isinstance(p, str))
 
     classes = text("sigmoid(q1) + sigmoid(2*q1) + sigmoid(2*q1+log(3))")
-    assert r"at least $n+1$ of its terms by Descartes' rule of signs (Lemma~\ref{lem:CD})" in classes and r"$m^*(F)\ge 6$" in classes
+    assert r"at least $n+1$ of its terms by Descartes' rule of signs, $(n+1)\,2^j$ in all for $j$ levels (Lemma~\ref{lem:CD})" in classes
+    assert r"$m^*(F)\ge 6$" in classes
     assert r"\ref{lem:CD}" not in text("sigmoid(q1) + sigmoid(2*q1) + sigmoid(8*q1)")
 
 

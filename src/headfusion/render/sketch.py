@@ -203,8 +203,9 @@ def _composition_sentence(cert: dict, claims: dict[str, dict], summary: dict) ->
                 rf" {over[0].upper() + over[1:]} $m^*(F)\ge {tex_int(summary['three_slice_bound'])}$.")
     if "lower:two-adic" in claims:
         classes = ("lemma:CD" in claims["lower:two-adic"].get("depends_on", [])  # Lemma CD multiplies by n + 1: not a power of 2
-                   and r"; where $n$ binomials $1+w_ix^{Ao_i}$ ($o_i$ odd) of distinct roots' moduli also divide it, each class modulo $A$"
-                   r" that a multiple meets holds at least $n+1$ of its terms by Descartes' rule of signs (Lemma~\ref{lem:CD})" or "")
+                   and r"; when moreover $n$ binomials $1+w_ix^{Ao_i}$ ($o_i$ odd, the $w_i^{1/o_i}$ distinct) divide it and those levels"
+                   r" lie below $v_2(A)$, each class modulo $A$ that a multiple meets holds at least $n+1$ of its terms by Descartes' rule"
+                   r" of signs, $(n+1)\,2^j$ in all for $j$ levels (Lemma~\ref{lem:CD})" or "")
         return (r"2-adic classes give more (Lemma~\ref{lem:V2}, Section~\ref{sec:twoadic}): binomials $1+w\,x^a$ of distinct 2-adic valuations $k$ divide"
                 r" $Q'_B$, and each such level doubles the number of residue classes modulo $2^{k+1}$ that a nonnegative"
                 rf" multiple of $Q'_B$ meets{classes}; {over} $m^*(F)\ge {tex_int(summary['two_adic_bound'])}$.")

@@ -83,3 +83,11 @@ def test_the_k4_proof_in_brief_gives_the_grid_reason_and_names_lemma_k35_one_way
     assert r"Theorem~\ref{lem:K35}" not in tex and r"Lemma~\ref{lem:K35} stops at $35$" in tex
     for name in ("K35", "K4GRID", "LH", "M12"):
         assert rf"\label{{lem:{name}}}" in tex  # every lemma the paragraph cites is printed
+
+
+def test_the_four_by_four_grid_proof_covers_the_multiples_it_sets_aside():
+    """Lemma K4GRID proves ≥ 30 under "at most 34 terms": the other case (more than 34, hence more than 30) is said."""
+    tex = _tex(built("proofs/tournament_complete.toml", 4))
+    proof = tex[tex.index(r"\label{lem:K4GRID}"):]
+    proof = proof[:proof.index(r"\end{proof}")]
+    assert "A multiple with more than 34 terms has more than 30, so suppose it has at most 34." in proof

@@ -567,7 +567,7 @@ def test_a_bounds_certificate_states_the_gap_from_its_claims():
     points = int(re.search(r"has ([\d,]+) points", note).group(1).replace(",", ""))
     exp = next(c for c in cert["claims"] if c["id"] == "exp-form")["evidence"]
     assert points == key_range_points(exp, 35) and f"${points:,}$".replace(",", "{,}") in gap and "$20{,}000$" in gap
-    assert r"Lemma~\ref{lem:L5} stops at $V=24$" in gap and r"$V+1=25$ by design" in gap and r"Theorem~\ref{lem:K35} stops at $35$" in gap
+    assert r"Lemma~\ref{lem:L5} stops at $V=24$" in gap and r"$V+1=25$ by design" in gap and r"Lemma~\ref{lem:K35} stops at $35$" in gap
     assert r"No head with $35$ to $37$ atoms has been excluded by this certificate, and none was searched for" in gap
     assert "a limit of the software" in gap and "not of the mathematics" in gap
     assert "lowest-terms head itself" in gap and "$g=1$" in gap and "$38$ atoms" in gap

@@ -130,6 +130,7 @@ def run_searches(
         announce(f"searches: up to {len(steps)} questions (m = {lower}..{upper - 1}), each at most {timeout:g} s "
                  f"(the solver and the refutation of its unsat together): up to {total:g} s{ends}")
 
+    held = None  # the top question's testimony or time limit: recorded after the walk, so no certificate says it was never asked
     if len(steps) > 1 and not supplied:  # the construction first: a refutation just below it decides m* at once
         top = steps[-1]
         data = attempt(top, f"search m = {top} (just below the construction)")
@@ -138,7 +139,7 @@ def run_searches(
         if data is not None and data["status"] == "sat":
             results.append(data)  # a smaller head: the walk from below continues under it
         else:
-            queries.pop(str((data or {}).get("smt2_file")), None)
+            held = data
         if timed_out:
             return results, queries, note
         steps, note = steps[:-1], None
@@ -161,6 +162,10 @@ def run_searches(
         results.append(data)
         if data["status"] != "unsat":
             break
+    if held is not None and not any(r["status"] == "sat" for r in results):
+        results.append(held)
+    elif held is not None:  # a smaller head was found: the question above it says nothing
+        queries.pop(str(held.get("smt2_file")), None)
     return results, queries, note
 
 

@@ -147,7 +147,7 @@ LOWER_BY = {  # claim id -> where the lower bound comes from, in words
     "lower:line": r"the restriction to a line (Lemma~\ref{lem:R}, Section~\ref{sec:line})",
     "lower:pairs": r"Theorem P for every pair (Lemma~\ref{lem:TP})",
     "lower:theorem-k": r"the four-vertex tournament bound (Lemma~\ref{lem:K}, Section~\ref{sec:theorem-k})",
-    "lower:pair-biased": r"Theorem P$\beta$ for pairs with biases (Lemma~\ref{lem:PB}, Section~\ref{sec:oneline})",
+    "lower:pair-biased": r"the bound for pairs with biases (Lemma~\ref{lem:PB}, Section~\ref{sec:oneline})",
     "lower:two-scales": r"two scales (Lemma~\ref{lem:P4}, Section~\ref{sec:oneline})",
     "lower:every-bias": r"Theorem P$\beta$ for every pair and every bias (Lemmas~\ref{lem:PF} and~\ref{lem:PB})",
 }

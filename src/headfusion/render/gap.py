@@ -156,7 +156,7 @@ STOPS: dict[str, Sentence] = {  # claim id → where its lemma stops and why (a 
     "lower:faces": _faces,
     "lower:theorem-k": theorem_k_stop,
     "lower:line": _line,
-    "lower:grid": lambda cert, claim: (r"Theorem~\ref{lem:K35} stops at $35$: its grid argument excludes every multiple with at most 34 terms"
+    "lower:grid": lambda cert, claim: (r"Lemma~\ref{lem:K35} stops at $35$: its grid argument excludes every multiple with at most 34 terms"
                                        r" and four levels in each variable or fewer; a multiple with 35 to 37 terms in which some variable has five"
                                        r" levels is not excluded (a float MIP, evidence only, finds none below 38), and the numerator $P'$ never enters."),
 }

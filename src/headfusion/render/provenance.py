@@ -2,7 +2,7 @@
 
 Two kinds are definitions the kernel checks (kernel.checks.check_construction, kernel.statements.FOUND):
 a **uniform head** (one weight on every point of an interval of a lattice line, a multiple of Q′_B) and an
-**interval head** (Lemma IH: a multiple D_B = Q′_B·g with a positive weight on every point of an interval of a
+**interval head** (a multiple D_B = Q′_B·g with a positive weight on every point of an interval of a
 lattice line).  The others ("blocks", "search") are the producer's note: printed as such, outside what is
 proved and replayed.  A checked kind is printed with the identity behind it and the product head it beats.
 """
@@ -58,6 +58,6 @@ def provenance(found: str | None, points: list[tuple[int, ...]], product: int | 
         text = (rf"a uniform head (checked by the kernel: one weight $c$ on every point of an interval of a lattice line, "
                 rf"$D_B=c\,(1+y+\dots+y^{{{L - 1}}})$, that is $(y-1)\,D_B=c\,(y^{{{L}}}-1)$ with $y={y}$ up to a monomial, and $Q'_B\mid D_B$){beats}")
     else:
-        text = (rf"an interval head (Lemma IH, checked by the kernel: $D_B=Q'_B\cdot g$ has a positive weight at $y^e$ for every "
+        text = (rf"an interval head (checked by the kernel: $D_B=Q'_B\cdot g$ has a positive weight at $y^e$ for every "
                 rf"$e=0,\dots,{L - 1}$, $y={y}$ up to a monomial, so $N_B=g\,P'_B$ of degree at most ${L - 1}$ has its support inside){beats}")
     return {"found": text, "note": ""}

@@ -172,10 +172,15 @@ def _graph_sentence(claims: dict[str, dict], summary: dict) -> str | None:
             rf" $|\supp Q'|>V$ terms. Hence $m^*(F)\ge {tex_int(V + 1)}$.")
 
 
+def _over_blocks(claims: dict[str, dict]) -> str:
+    """How Lemma LM is cited: over the blocks, or plainly when there is one block (no product to take)."""
+    blocks = len(claims.get("exp-form", {}).get("evidence", {}).get("blocks", []))
+    return r"over the blocks (Lemma~\ref{lem:LM})" if blocks > 1 else r"by Lemma~\ref{lem:LM}"
+
+
 def _composition_sentence(cert: dict, claims: dict[str, dict], summary: dict) -> str | None:
     """Lemmas LH, LS or LD in one paragraph, with their instance (the claim the certificate carries)."""
-    blocks = len(claims.get("exp-form", {}).get("evidence", {}).get("blocks", []))
-    over = r"over the blocks (Lemma~\ref{lem:LM})" if blocks > 1 else r"by Lemma~\ref{lem:LM}"  # one block: no product to take
+    over = _over_blocks(claims)
     if "lower:hexagon" in claims:
         return (r"A hexagon gives more (Lemma~\ref{lem:LH}, Section~\ref{sec:hexagon}): three binomial factors of $Q'_B$ have"
                 r" exponent differences $\delta_1$, $\delta_2$, $\pm\delta_1\pm\delta_2$, as the three factors of a triangle's"
@@ -197,9 +202,13 @@ def _composition_sentence(cert: dict, claims: dict[str, dict], summary: dict) ->
                 r" counts them); every bound used is a bound on all nonzero nonnegative multiples, so the cofactor $g$ is arbitrary."
                 rf" {over[0].upper() + over[1:]} $m^*(F)\ge {tex_int(summary['three_slice_bound'])}$.")
     if "lower:two-adic" in claims:
+        classes = ("lemma:CD" in claims["lower:two-adic"].get("depends_on", [])  # Lemma CD multiplies by n + 1: not a power of 2
+                   and r"; when moreover $n$ binomials $1+w_ix^{Ao_i}$ ($o_i$ odd, the $w_i^{1/o_i}$ distinct) divide it and those levels"
+                   r" lie below $v_2(A)$, each class modulo $A$ that a multiple meets holds at least $n+1$ of its terms by Descartes' rule"
+                   r" of signs, $(n+1)\,2^j$ in all for $j$ levels (Lemma~\ref{lem:CD})" or "")
         return (r"2-adic classes give more (Lemma~\ref{lem:V2}, Section~\ref{sec:twoadic}): binomials $1+w\,x^a$ of distinct 2-adic valuations $k$ divide"
                 r" $Q'_B$, and each such level doubles the number of residue classes modulo $2^{k+1}$ that a nonnegative"
-                rf" multiple of $Q'_B$ meets; {over} $m^*(F)\ge {tex_int(summary['two_adic_bound'])}$.")
+                rf" multiple of $Q'_B$ meets{classes}; {over} $m^*(F)\ge {tex_int(summary['two_adic_bound'])}$.")
     if "lower:faces" in claims:
         ctx = faces_context(cert, claims)
         assert ctx is not None
@@ -216,6 +225,25 @@ def _composition_sentence(cert: dict, claims: dict[str, dict], summary: dict) ->
                 rf" for $F$ is a head for $f_u(t)=F(t\,u)={line['function']}$ with no more atoms (its keys $\langle k,u\rangle$, equal ones"
                 rf" merged), and $f_u$ needs at least ${line['bound']}$ atoms, by {line['by']}; so $m^*(F)\ge {line['bound']}$.")
     return None
+
+
+def _grid_sentence(claims: dict[str, dict]) -> str | None:
+    """Lemma K35 (or another grid lemma, W14) in one paragraph: why its number, with the claim's bound."""
+    if "lower:grid" not in claims:
+        return None
+    bound = claims["lower:grid"]["statement"].rsplit(r"\ge ", 1)[-1].rstrip("$.")  # the kernel's statement: its number
+    lemmas = sorted({str(shape.get("lemma")) for shape in claims["lower:grid"]["evidence"].get("shapes", [])})
+    over = _over_blocks(claims)
+    if lemmas == ["K35"]:
+        return (r"A grid gives more (Lemma~\ref{lem:K35}, Section~\ref{sec:grids}): $Q'_B$ is divisible by the six binomials $m_i+m_j$ of"
+                r" four positive monomials with independent differences, as the tournament of $K_4$ is; a nonnegative multiple with at most"
+                r" $34$ terms would have exactly four levels in each variable (Lemma~\ref{lem:K4GRID}), its two outer slices at least $7$"
+                r" terms each (Lemma~\ref{lem:LH}) and its two middle slices at least $12$ each (Lemma~\ref{lem:M12}), and $7+12+12+7>34$;"
+                rf" {over} $m^*(F)\ge {bound}$.")
+    cited = " and~".join(rf"\ref{{lem:{name}}}" for name in lemmas)
+    return (rf"Grid factors give more (Lemma{'s' if len(lemmas) > 1 else ''}~{cited}, Section~\ref{{sec:grids}}): $Q'_B$ is divisible by the"
+            r" products of binomials in positive monomials of Table~\ref{tab:grids}, and every nonzero nonnegative multiple of such a"
+            rf" product has at least as many terms as the lemma says; {over} $m^*(F)\ge {bound}$.")
 
 
 def proof_sketch(cert: dict) -> dict[str, Any]:
@@ -236,7 +264,7 @@ def proof_sketch(cert: dict) -> dict[str, Any]:
     )
     paragraphs.append(newton)
     paragraphs += [text for text in (_classes_sentence(claims, summary), _edges_sentence(claims, summary), _graph_sentence(claims, summary),
-                                     _composition_sentence(cert, claims, summary), theorem_k_sentence(claims),
+                                     _composition_sentence(cert, claims, summary), _grid_sentence(claims), theorem_k_sentence(claims),
                                      unit_roots_sentence(claims),
                                      one_line_sentence(claims)) if text]
     if "upper" in claims:

@@ -15,7 +15,8 @@ dual LP chooses the vector minimising an L1 proxy of k; k = 0 is an ordinary Far
 A `layer c` chain (the free points of Q′'s lowest c-layer, closed by `layer`) is the
 alternative when no IN point lies on that layer; at the root it is the only one.  When the
 virtual system is feasible, the head is extracted exactly (status "sat").  The IN child of
-any split below |IN| = m is a `count` leaf.
+any split below |IN| = m is a `count` leaf.  When none of these applies (the fresh vector
+fails its exact repair), the node is a plain split on a free point, both children searched.
 
 Symmetries (orbital branching).  A coordinate permutation π with P′∘π = λP′, Q′∘π = λQ′
 (`symmetries_of`) maps heads to heads.  In a chain started at (OUT_A, IN_A) with π(OUT_A)
@@ -265,7 +266,7 @@ class _Refuter:
                         return self._emit(["farkas", k])
                     options.append((cost, "vector", k))
         if not options:
-            raise _Stuck()
+            return self._split()
         cost, kind, data = min(options, key=lambda o: (o[0], o[1] != "vector"))
         if kind == "layer":
             chain = [i for i in self.layers[data] if self.status[i] == FREE]
@@ -275,6 +276,31 @@ class _Refuter:
             leaf = ["farkas", data]
         chain = self._order(chain)
         return self._chain(chain, leaf)
+
+    def _split(self) -> int:
+        """A plain split on the first free point in `order`, both children searched: the way on
+        when no layer, stored vector or fresh vector applies (at the root of a 1-D question the
+        lowest point is IN and the LP's vector for "every other point OUT" does not repair
+        exactly: its entries are the power series of 1/Q′ up to the box's degree).  Each side
+        asks the LP again with one more point decided."""
+        free = [i for i, s in enumerate(self.status) if s == FREE]
+        if not free:
+            raise _Stuck()
+        r = self._order(free)[0]
+        idx = self._emit(["split", list(self.points[r]), None, None])
+        self.stats["splits"] = self.stats.get("splits", 0) + 1
+        self._set(r, IN)
+        self.in_list.append(r)
+        try:
+            self.tree[idx][3] = self._node()
+        finally:
+            self.in_list.pop()
+            self._set(r, OUT)
+        try:
+            self.tree[idx][2] = self._node()
+        finally:
+            self._set(r, FREE)
+        return idx
 
     def _order(self, chain: list[int]) -> list[int]:
         if self.order == "lex":

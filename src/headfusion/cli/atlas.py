@@ -123,7 +123,7 @@ def cmd_atlas(args: argparse.Namespace) -> int:
             began = time.monotonic()
             try:
                 with deadline(args.point_timeout, f"the point {point_key(values)}", "a larger --point-timeout"):
-                    result = certify_point(atlas.text, args.ranges, values, args.search_timeout)
+                    result = certify_point(atlas.text, args.ranges, values, args.search_timeout, args.top_timeout)
             except ResourceLimit as exc:  # over the time limit: reported, not saved (a rerun tries again)
                 return {"row": None, "reason": str(exc)}
             if result["certificate"] is None and time.monotonic() - began >= args.point_timeout:
@@ -145,7 +145,7 @@ def cmd_atlas(args: argparse.Namespace) -> int:
             progress.update(done=sum(1 for r in rows.values() if r is not None), note=f"{key}: {rows[key]['status']}")
 
         run_points(todo, compute, done, args.scheduler, args.jobs,
-                   submit_args=lambda values: (atlas.text, list(args.ranges), values, args.search_timeout))
+                   submit_args=lambda values: (atlas.text, list(args.ranges), values, args.search_timeout, args.top_timeout))
     table = [rows[point_key(p)] for p in points]
     if atlas.kind == "graphs":
         n = graph_spec_vertices(atlas.text)

@@ -203,9 +203,11 @@ def construction_kind(cert: dict) -> str:
     return "reduced" if all(h["N"] == s["P"] and h["D"] == s["Q"] for h, s in zip(heads, shapes)) else "product"
 
 
-def certify_point(text: str, range_items: list[str], values: dict[str, int], search_timeout: float) -> dict[str, Any]:
+def certify_point(text: str, range_items: list[str], values: dict[str, int], search_timeout: float,
+                  top_timeout: float | None = None) -> dict[str, Any]:
     """One point: {"row", "certificate", "queries"} (the task a Dask worker runs; plain data in, plain data out).
 
+    `top_timeout`: the seconds of the question at m = upper − 1, whose tree decides the point (default: `search_timeout`).
     Input that certify refuses (a limit, a factorisation it cannot certify) gives a row with status
     "refused" and its reason, and no certificate: the same answer on every run.
     """
@@ -216,7 +218,7 @@ def certify_point(text: str, range_items: list[str], values: dict[str, int], sea
     try:
         spec = member(atlas, values)
         command = ["headfusion", "atlas", text, *range_items]
-        result = certify(spec, command, search=True, search_timeout=search_timeout)
+        result = certify(spec, command, search=True, search_timeout=search_timeout, top_timeout=top_timeout)
     except InputError as exc:  # ResourceLimit and SpecError are InputErrors: the point is refused, with the reason
         return {"row": row_of(values, None, str(exc), edges), "certificate": None, "queries": {}}
     return {"row": row_of(values, result.certificate, edges=edges), "certificate": result.certificate, "queries": result.queries}

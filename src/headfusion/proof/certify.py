@@ -42,11 +42,14 @@ def run_searches(
     progress: Callable[[str], None] | None = None,
     timings: bool = False,
     supplied: dict[int, dict] | None = None,
+    top_timeout: float | None = None,
 ) -> tuple[list[dict], dict[str, str], str | None]:
     """Searches for the certificate, given F's form and proved lower bound: (result JSONs, query files, note).
 
     `supplied` maps m to a refutation found elsewhere (`search --refute`, on a cluster); it
     replaces the search at that m once the kernel has replayed it (InputError otherwise).
+    `top_timeout` (default `timeout`): the seconds of the question just below the construction, m = upper − 1,
+    whose refutation alone decides m* (its solver question, then its tree, each get this long).
     """
     from headfusion.solving.solver import search
     from headfusion.solving.smtlib import Options
@@ -69,7 +72,7 @@ def run_searches(
     if supplied:  # a refutation at m refutes every smaller m: no solver runs below the largest one supplied
         steps = [m for m in steps if m >= max(supplied)]
 
-    def attempt(m: int, where: str) -> dict | None:
+    def attempt(m: int, where: str, timeout: float = timeout) -> dict | None:
         """The search at m as result JSON (with its refutation when unsat), or None when the box is too large."""
         nonlocal question, note
         points = box_points(form, m)
@@ -99,7 +102,7 @@ def run_searches(
 
     if len(steps) > 1 and not supplied:  # the construction first: a refutation just below it decides m* at once
         top = steps[-1]
-        data = attempt(top, f"search m = {top} (just below the construction)")
+        data = attempt(top, f"search m = {top} (just below the construction)", timeout if top_timeout is None else top_timeout)
         if data is not None and data.get("refutation") is not None:
             return [data], queries, None
         if data is not None and data["status"] == "sat":
@@ -241,10 +244,12 @@ def certify(
     timings: bool = False,
     refutations: dict[int, dict] | None = None,
     lemmas: bool = True,
+    top_timeout: float | None = None,
 ) -> Certified:
     """Build the certificate for a spec (running the default searches unless disabled).
 
     `refutations`: m → a refutation found elsewhere, used at m instead of the solver.
+    `top_timeout`: seconds for the question at m = upper − 1 (default: `search_timeout`), see `run_searches`.
     `lemmas=False` leaves out every lemma but L5 (the search starts at the Newton bound): the baseline
     of `benchmarks/bench_structure.py` and `bench_composition.py`.
     """
@@ -261,7 +266,8 @@ def certify(
     queries: dict[str, str] = {}
     note = "search not run (--no-search)"
     if search:
-        results, queries, note = run_searches(spec, bounds.form, bounds.best[0], search_timeout, progress, timings, refutations)
+        results, queries, note = run_searches(spec, bounds.form, bounds.best[0], search_timeout, progress, timings, refutations,
+                                               top_timeout)
     certificate = build_certificate(spec, command, results, [note] if note else [], bounds=bounds)
     return Certified(certificate, queries)
 

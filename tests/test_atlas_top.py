@@ -1,0 +1,26 @@
+"""`atlas --top-timeout`: the question that decides a point (m = upper − 1) gets its own time (issue 38, item 5)."""
+
+from __future__ import annotations
+
+import json
+
+from headfusion.kernel.verify import verify_file
+
+from .conftest import run_cli
+
+TRIPLE = ("sigmoid(a*q1) + sigmoid(b*q1) + sigmoid(c*q1)", "a=1..1", "b=2..2", "c=3..3")
+
+
+def test_the_top_question_gets_its_own_time(tmp_path, capsys):
+    """With a hundredth of a second per question, only the tree at m = 6 given --top-timeout decides m* = 7."""
+    code, stdout, err = run_cli(capsys, "atlas", *TRIPLE, "--out", str(tmp_path), "--no-pdf", "--json", "-q",
+                                "--search-timeout", "0.01", "--top-timeout", "120")
+    assert code == 0, err
+    (row,) = json.loads(stdout)["rows"]
+    assert (row["lower"], row["minimum"], row["claim"]) == (7, 7, "search:m6")
+    assert verify_file(str(tmp_path / "points" / f"{row['certificate']}.json")).ok
+
+
+def test_a_bad_top_timeout_is_refused(capsys):
+    code, _, err = run_cli(capsys, "atlas", *TRIPLE, "--top-timeout", "0")
+    assert code == 2 and "--top-timeout" in err

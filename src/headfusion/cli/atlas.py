@@ -78,7 +78,7 @@ def _check_targets(out: Path, keys: list[str]) -> None:
 def cmd_atlas(args: argparse.Namespace) -> int:
     """`atlas`: every point certified (or reused from an earlier run), then the tables."""
     from headfusion.guards import deadline
-    from headfusion.proof.atlas import atlas_spec, certify_point, graph_of, point_key, row_of, run_points
+    from headfusion.proof.atlas import atlas_spec, certify_point, graph_of, point_key, row_of, run_points, top_cost
     from headfusion.render.atlas import write_atlas
     from headfusion.render.files import atomic_write
     from headfusion.render.write import write_certificate
@@ -112,6 +112,8 @@ def cmd_atlas(args: argparse.Namespace) -> int:
                 sys.stderr.write(f"headfusion: atlas: {point_key(p)} is computed again: {why}\n")
             progress.update(done=k + 1)
     todo = [p for p in points if rows[point_key(p)] is None]
+    if args.cheapest_first:  # a run stopped early (it resumes) has then decided the most points it could
+        todo.sort(key=lambda p: top_cost(atlas, p))
     reused = len(points) - len(todo)
     with Progress("atlas", quiet=args.quiet, total=len(points), unit="point") as progress:
         progress.update(done=reused, note=f"{reused} points from an earlier run, replayed by the kernel" if reused else None)

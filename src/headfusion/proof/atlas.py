@@ -224,6 +224,20 @@ def certify_point(text: str, range_items: list[str], values: dict[str, int], sea
     return {"row": row_of(values, result.certificate, edges=edges), "certificate": result.certificate, "queries": result.queries}
 
 
+def top_cost(atlas: AtlasSpec, values: dict[str, int]) -> tuple[int, int]:
+    """(m, the key range of Lemma L3) of a point's deciding question, m = upper − 1 of its closed-form head: what
+    `--cheapest-first` orders points by (a tree's size grows fastest with m; a point that cannot be formed comes last)."""
+    from headfusion.algebra.expform import exponential_form
+    from headfusion.proof.certify import box_points
+
+    try:
+        form = exponential_form(member(atlas, values).model)
+        m = max(form.upper_bound - 1, 1)
+        return m, box_points(form, m)
+    except Exception:  # noqa: BLE001 - an ordering only: certify_point reports the point's own error
+        return 10**13, 0
+
+
 def point_task(*args: Any) -> dict[str, Any]:
     """`certify_point` as a Dask task.  Dask's worker processes are daemonic, and a daemonic process may not
     start children, but certify's solver questions run in child processes (solving/process.py) that are
@@ -251,7 +265,8 @@ def run_points(
 
     With `scheduler` ("local" for a LocalCluster of `workers` processes, or tcp://HOST:PORT) each point is one
     Dask task running `certify_point(*submit_args(point))`; results arrive in the order they finish, and a
-    task that fails gives the point {"row": None, "reason": …} (not saved: the next run tries it again).
+    task that fails gives the point {"row": None, "reason": …} (not saved: the next run tries it again).  Tasks start
+    in the order of `todo` (a Dask priority).
     """
     if scheduler is None:
         for values in todo:
@@ -265,7 +280,8 @@ def run_points(
     with _client(None if scheduler == "local" else scheduler, workers) as client:
         from distributed import as_completed
 
-        futures = {client.submit(point_task, *submit_args(values), pure=False): values for values in todo}
+        futures = {client.submit(point_task, *submit_args(values), pure=False, priority=-k): values  # started in the order given
+                   for k, values in enumerate(todo)}
         for future in as_completed(list(futures)):
             try:
                 result = future.result()

@@ -6,7 +6,8 @@ at most (m−1)·w_c in coordinate c (w_c: the width of supp P′ ∪ supp Q′)
 D = g·Q′, N = g·P′ with g translated so that min_c supp g = 0, hence supp g ⊆ the box
 G = Π_c {0..(m−1)·w_c − width_c(Q′)}.  Rows: D_e for e ∈ E = G + supp Q′ and N_e for
 e ∈ G + supp P′.  A head gives each e ∈ E a side: OUT (D_e = N_e = 0) or IN (D_e > 0,
-scaled so that D_e ≥ 1).  The tree branches on points; every leaf is closed by
+scaled so that D_e ≥ 1).  The tree branches on points; every leaf is closed by (OUT at a
+leaf: on its path, or any point not IN once m are IN: a head has no room for another)
 - count: more than m points IN;
 - layer c: every point of E on Q′'s lowest c-layer is OUT, yet D's lowest c-slice is
   g's lowest slice (at 0) times Q′'s, a nonzero product;
@@ -165,7 +166,7 @@ def replay(P: Poly, Q: Poly, m: int, evidence: dict, vertices: int = 0) -> dict[
         elif node[0] == "layer":
             c = integer(node[1]) if len(node) == 2 else -1
             require(0 <= c < len(sizes), f"node {index}: no coordinate {c}")
-            require(all(e in out for e in D if e[c] == q_low[c]), f"node {index}: a point of layer {c} is not OUT")
+            require(all(e in out or len(inside) >= m and e not in inside for e in D if e[c] == q_low[c]), f"node {index}: a point of layer {c} is not OUT")
         else:
             k = integer(node[1]) if len(node) == 2 else -1
             require(0 <= k < len(vectors), f"node {index}: no multiplier vector {k}")  # type: ignore[arg-type]
@@ -174,7 +175,7 @@ def replay(P: Poly, Q: Poly, m: int, evidence: dict, vertices: int = 0) -> dict[
             rhs = 0  # an int, or a Fraction once a λ is one: exact either way
             for side, e, lam in checked[k]:
                 if side == "N" and e in D or side == "D" and lam < 0:
-                    require(e in out, f"node {index}: multipliers use the equality of {side}{list(e)}, which is not OUT")
+                    require(e in out or len(inside) >= m and e not in inside, f"node {index}: multipliers use the equality of {side}{list(e)}, which is not OUT")
                 if side == "D" and lam > 0 and e in inside:
                     rhs += lam
             require(rhs > 0, f"node {index}: the multipliers prove 0 ≥ {rhs}, no contradiction")

@@ -293,18 +293,22 @@ class _Refuter:
         r = self._order(free)[0]
         idx = self._emit(["split", list(self.points[r]), None, None])
         self.stats["splits"] = self.stats.get("splits", 0) + 1
-        self._set(r, IN)
-        self.in_list.append(r)
-        try:
-            self.tree[idx][3] = self._node()
-        finally:
-            self.in_list.pop()
-            self._set(r, OUT)
+        self.tree[idx][3] = self._in_child(r)
         try:
             self.tree[idx][2] = self._node()
         finally:
             self._set(r, FREE)
         return idx
+
+    def _in_child(self, r: int) -> int:
+        """The subtree with point r IN (searched now); r is OUT when it returns, for the OUT side."""
+        self._set(r, IN)
+        self.in_list.append(r)
+        try:
+            return self._node()
+        finally:
+            self.in_list.pop()
+            self._set(r, OUT)
 
     def _order(self, chain: list[int]) -> list[int]:
         if self.order == "lex":
@@ -360,13 +364,9 @@ class _Refuter:
                     in_nodes.append(self.tree[idx][3])
                     self.tree[idx][2] = len(self.tree)
                     continue
-                self._set(r, IN)
-                self.in_list.append(r)
                 try:
-                    self.tree[idx][3] = self._node()
+                    self.tree[idx][3] = self._in_child(r)
                 finally:
-                    self.in_list.pop()
-                    self._set(r, OUT)
                     done.append(r)
                 in_nodes.append(self.tree[idx][3])
                 self.tree[idx][2] = len(self.tree)

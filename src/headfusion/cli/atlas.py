@@ -78,7 +78,7 @@ def _check_targets(out: Path, keys: list[str]) -> None:
 def cmd_atlas(args: argparse.Namespace) -> int:
     """`atlas`: every point certified (or reused from an earlier run), then the tables."""
     from headfusion.guards import deadline
-    from headfusion.proof.atlas import atlas_spec, certify_point, graph_of, point_key, row_of, run_points
+    from headfusion.proof.atlas import atlas_spec, certify_point, graph_of, point_key, row_of, run_points, top_cost
     from headfusion.render.atlas import write_atlas
     from headfusion.render.files import atomic_write
     from headfusion.render.write import write_certificate
@@ -112,6 +112,8 @@ def cmd_atlas(args: argparse.Namespace) -> int:
                 sys.stderr.write(f"headfusion: atlas: {point_key(p)} is computed again: {why}\n")
             progress.update(done=k + 1)
     todo = [p for p in points if rows[point_key(p)] is None]
+    if args.cheapest_first:  # a run stopped early (it resumes) has then decided the most points it could
+        todo.sort(key=lambda p: top_cost(atlas, p))
     reused = len(points) - len(todo)
     with Progress("atlas", quiet=args.quiet, total=len(points), unit="point") as progress:
         progress.update(done=reused, note=f"{reused} points from an earlier run, replayed by the kernel" if reused else None)
@@ -123,7 +125,7 @@ def cmd_atlas(args: argparse.Namespace) -> int:
             began = time.monotonic()
             try:
                 with deadline(args.point_timeout, f"the point {point_key(values)}", "a larger --point-timeout"):
-                    result = certify_point(atlas.text, args.ranges, values, args.search_timeout)
+                    result = certify_point(atlas.text, args.ranges, values, args.search_timeout, args.top_timeout)
             except ResourceLimit as exc:  # over the time limit: reported, not saved (a rerun tries again)
                 return {"row": None, "reason": str(exc)}
             if result["certificate"] is None and time.monotonic() - began >= args.point_timeout:
@@ -145,7 +147,7 @@ def cmd_atlas(args: argparse.Namespace) -> int:
             progress.update(done=sum(1 for r in rows.values() if r is not None), note=f"{key}: {rows[key]['status']}")
 
         run_points(todo, compute, done, args.scheduler, args.jobs,
-                   submit_args=lambda values: (atlas.text, list(args.ranges), values, args.search_timeout))
+                   submit_args=lambda values: (atlas.text, list(args.ranges), values, args.search_timeout, args.top_timeout))
     table = [rows[point_key(p)] for p in points]
     if atlas.kind == "graphs":
         n = graph_spec_vertices(atlas.text)

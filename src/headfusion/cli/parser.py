@@ -96,6 +96,11 @@ def build_parser() -> argparse.ArgumentParser:
     atlas.add_argument("--out", default=None, help="output folder (default: out/atlas_<spec>); a rerun into it skips done points")
     atlas.add_argument("--search-timeout", type=checked(lambda v: options.timeout(v, "--search-timeout", True)), default=60.0,
                        metavar="S", help="seconds per question of a point: the solver and the refutation of its unsat together")
+    atlas.add_argument("--top-timeout", type=checked(lambda v: options.timeout(v, "--top-timeout", True)), default=None,
+                       metavar="S", help="seconds for the question that decides a point, m = upper − 1 (its solver question, then "
+                       "its refutation tree); default: --search-timeout")
+    atlas.add_argument("--cheapest-first", action="store_true", help="compute the points in increasing order of their "
+                       "deciding question's m = upper − 1, then its key range, so that a run stopped early has decided the most points")
     atlas.add_argument("--point-timeout", type=checked(lambda v: options.timeout(v, "--point-timeout", True)), default=600.0,
                        metavar="S", help="seconds per point without Dask (a point past it is reported and tried again next run)")
     atlas.add_argument("--scheduler", default=None, metavar="ADDRESS", help="one Dask task per point: tcp://HOST:8786 (an existing "

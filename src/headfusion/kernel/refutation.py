@@ -6,7 +6,8 @@ at most (m−1)·w_c in coordinate c (w_c: the width of supp P′ ∪ supp Q′)
 D = g·Q′, N = g·P′ with g translated so that min_c supp g = 0, hence supp g ⊆ the box
 G = Π_c {0..(m−1)·w_c − width_c(Q′)}.  Rows: D_e for e ∈ E = G + supp Q′ and N_e for
 e ∈ G + supp P′.  A head gives each e ∈ E a side: OUT (D_e = N_e = 0) or IN (D_e > 0,
-scaled so that D_e ≥ 1).  The tree branches on points; every leaf is closed by
+scaled so that D_e ≥ 1).  The tree branches on points; every leaf is closed by (OUT at a
+leaf: on its path, or any point not IN once m are IN: a head has no room for another)
 - count: more than m points IN;
 - layer c: every point of E on Q′'s lowest c-layer is OUT, yet D's lowest c-slice is
   g's lowest slice (at 0) times Q′'s, a nonzero product;
@@ -52,14 +53,14 @@ def box_points(sizes: tuple[int, ...]) -> list[Point]:
 
 
 def rows(P: Poly, Q: Poly, sizes: tuple[int, ...]) -> tuple[dict, dict]:
-    """D rows {e: {a: Q′_{e−a}}} over E and N rows {e: {a: P′_{e−a}}} over G + supp P′."""
+    """D rows {e: {a: Q′_{e−a}}} over E and N rows {e: {a: P′_{e−a}}} over G + supp P′ (integral coefficients as int)."""
     D: dict[Point, dict[Point, Fraction]] = {}
     N: dict[Point, dict[Point, Fraction]] = {}
     for a in box_points(sizes):
         for target, poly in ((D, Q), (N, P)):
             for s, c in poly.items():
                 e = tuple(x + y for x, y in zip(a, s[:-1]))
-                target.setdefault(e, {})[a] = c
+                target.setdefault(e, {})[a] = c.numerator if c.denominator == 1 else c  # int arithmetic where it can be
     within(len(D) + len(N), 2 * MAX_POINTS, "rows of the search")
     return D, N
 
@@ -69,7 +70,7 @@ def _point(data: object, rank: int | None = None) -> Point:
     return tuple(integer(v) for v in data)  # type: ignore[union-attr]
 
 
-def _closes(vector: list, D: dict, N: dict) -> list[tuple[str, Point, Fraction]]:
+def _closes(vector: list, D: dict, N: dict) -> list[tuple[str, Point, Fraction | int]]:
     """Parse a multiplier vector and check that Σ λ·row vanishes on every unknown g_a."""
     require(isinstance(vector, list) and vector, "a multiplier vector must be a non-empty list")
     entries: dict[tuple[str, Point], Fraction] = {}  # a row named once: no padding by cancelling copies
@@ -79,6 +80,7 @@ def _closes(vector: list, D: dict, N: dict) -> list[tuple[str, Point, Fraction]]
         side, e, lam = item[0], _point(item[1]), rational(item[2])
         row = (D if side == "D" else N).get(e)
         require(row is not None and lam != 0 and (side, e) not in entries, f"multiplier on a row that does not exist or twice: {side}{list(e)}")
+        lam = lam.numerator if lam.denominator == 1 else lam  # the same number; int·int is much faster than Fraction·Fraction
         entries[side, e] = lam
         for a, c in row.items():
             total[a] = total.get(a, 0) + lam * c
@@ -164,16 +166,16 @@ def replay(P: Poly, Q: Poly, m: int, evidence: dict, vertices: int = 0) -> dict[
         elif node[0] == "layer":
             c = integer(node[1]) if len(node) == 2 else -1
             require(0 <= c < len(sizes), f"node {index}: no coordinate {c}")
-            require(all(e in out for e in D if e[c] == q_low[c]), f"node {index}: a point of layer {c} is not OUT")
+            require(all(e in out or len(inside) >= m and e not in inside for e in D if e[c] == q_low[c]), f"node {index}: a point of layer {c} is not OUT")
         else:
             k = integer(node[1]) if len(node) == 2 else -1
             require(0 <= k < len(vectors), f"node {index}: no multiplier vector {k}")  # type: ignore[arg-type]
             if k not in checked:
                 checked[k] = _closes(vectors[k], D, N)  # type: ignore[index]
-            rhs = Fraction(0)
+            rhs = 0  # an int, or a Fraction once a λ is one: exact either way
             for side, e, lam in checked[k]:
                 if side == "N" and e in D or side == "D" and lam < 0:
-                    require(e in out, f"node {index}: multipliers use the equality of {side}{list(e)}, which is not OUT")
+                    require(e in out or len(inside) >= m and e not in inside, f"node {index}: multipliers use the equality of {side}{list(e)}, which is not OUT")
                 if side == "D" and lam > 0 and e in inside:
                     rhs += lam
             require(rhs > 0, f"node {index}: the multipliers prove 0 ≥ {rhs}, no contradiction")

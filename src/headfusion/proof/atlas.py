@@ -213,9 +213,11 @@ def construction_kind(cert: dict) -> str:
     return "reduced" if all(h["N"] == s["P"] and h["D"] == s["Q"] for h, s in zip(heads, shapes)) else "product"
 
 
-def certify_point(text: str, range_items: list[str], values: dict[str, Value], search_timeout: float) -> dict[str, Any]:
+def certify_point(text: str, range_items: list[str], values: dict[str, Value], search_timeout: float,
+                  top_timeout: float | None = None) -> dict[str, Any]:
     """One point: {"row", "certificate", "queries"} (the task a Dask worker runs; plain data in, plain data out).
 
+    `top_timeout`: the seconds of the question at m = upper − 1, whose tree decides the point (default: `search_timeout`).
     Input that certify refuses (a limit, a factorisation it cannot certify) gives a row with status
     "refused" and its reason, and no certificate: the same answer on every run.
     """
@@ -226,10 +228,24 @@ def certify_point(text: str, range_items: list[str], values: dict[str, Value], s
     try:
         spec = member(atlas, values)
         command = ["headfusion", "atlas", text, *range_items]
-        result = certify(spec, command, search=True, search_timeout=search_timeout)
+        result = certify(spec, command, search=True, search_timeout=search_timeout, top_timeout=top_timeout)
     except InputError as exc:  # ResourceLimit and SpecError are InputErrors: the point is refused, with the reason
         return {"row": row_of(values, None, str(exc), edges), "certificate": None, "queries": {}}
     return {"row": row_of(values, result.certificate, edges=edges), "certificate": result.certificate, "queries": result.queries}
+
+
+def top_cost(atlas: AtlasSpec, values: dict[str, int]) -> tuple[int, int]:
+    """(m, the key range of Lemma L3) of a point's deciding question, m = upper − 1 of its closed-form head: what
+    `--cheapest-first` orders points by (a tree's size grows fastest with m; a point that cannot be formed comes last)."""
+    from headfusion.algebra.expform import exponential_form
+    from headfusion.proof.certify import box_points
+
+    try:
+        form = exponential_form(member(atlas, values).model)
+        m = max(form.upper_bound - 1, 1)
+        return m, box_points(form, m)
+    except Exception:  # noqa: BLE001 - an ordering only: certify_point reports the point's own error
+        return 10**13, 0
 
 
 def point_task(*args: Any) -> dict[str, Any]:
@@ -259,7 +275,8 @@ def run_points(
 
     With `scheduler` ("local" for a LocalCluster of `workers` processes, or tcp://HOST:PORT) each point is one
     Dask task running `certify_point(*submit_args(point))`; results arrive in the order they finish, and a
-    task that fails gives the point {"row": None, "reason": …} (not saved: the next run tries it again).
+    task that fails gives the point {"row": None, "reason": …} (not saved: the next run tries it again).  Tasks start
+    in the order of `todo` (a Dask priority).
     """
     if scheduler is None:
         for values in todo:
@@ -273,7 +290,8 @@ def run_points(
     with _client(None if scheduler == "local" else scheduler, workers) as client:
         from distributed import as_completed
 
-        futures = {client.submit(point_task, *submit_args(values), pure=False): values for values in todo}
+        futures = {client.submit(point_task, *submit_args(values), pure=False, priority=-k): values  # started in the order given
+                   for k, values in enumerate(todo)}
         for future in as_completed(list(futures)):
             try:
                 result = future.result()

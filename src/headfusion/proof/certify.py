@@ -56,6 +56,7 @@ def run_searches(
     stop: float | None = None,
     log: SearchLog | None = None,
     announce: Callable[[str], None] | None = None,
+    top_timeout: float | None = None,
 ) -> tuple[list[dict], dict[str, str], str | None]:
     """Searches for the certificate, given F's form and proved lower bound: (result JSONs, query files, note).
 
@@ -64,6 +65,8 @@ def run_searches(
     estimate of the work before a run of LONG_RUN_SECONDS or more.
     `supplied` maps m to a refutation found elsewhere (`search --refute`, on a cluster); it
     replaces the search at that m once the kernel has replayed it (InputError otherwise).
+    `top_timeout` (default `timeout`): the seconds of the question just below the construction, m = upper − 1,
+    whose refutation alone decides m* (its solver question, then its tree, each get this long).
     """
     import time
 
@@ -89,7 +92,7 @@ def run_searches(
     if supplied:  # a refutation at m refutes every smaller m: no solver runs below the largest one supplied
         steps = [m for m in steps if m >= max(supplied)]
 
-    def attempt(m: int, where: str) -> dict | None:
+    def attempt(m: int, where: str, timeout: float = timeout) -> dict | None:
         """The search at m as result JSON (with its refutation when unsat), or None when the box is too large or no time is left."""
         nonlocal question, note, timed_out
         points = box_points(form, m)
@@ -133,7 +136,7 @@ def run_searches(
     held = None  # the top question's testimony or time limit: recorded after the walk, so no certificate says it was never asked
     if len(steps) > 1 and not supplied:  # the construction first: a refutation just below it decides m* at once
         top = steps[-1]
-        data = attempt(top, f"search m = {top} (just below the construction)")
+        data = attempt(top, f"search m = {top} (just below the construction)", timeout if top_timeout is None else top_timeout)
         if data is not None and data.get("refutation") is not None:
             return [data], queries, None
         if data is not None and data["status"] == "sat":
@@ -253,7 +256,8 @@ def find_refutation(question: tuple[dict, dict, int], m: int, timeout: float) ->
     from headfusion.solving.refute import refute
 
     P, Q, vertices = question
-    found = refute(P, Q, m, deadline=time.time() + timeout, vertices=vertices)
+    # verify=False: the certificate this tree enters is replayed by the kernel before it is returned (build_certificate)
+    found = refute(P, Q, m, deadline=time.time() + timeout, vertices=vertices, verify=False)
     if found.status == "unsat":
         return found.evidence, ""
     return None, f"the exact refutation search ended {found.status} ({found.stats.get('reason', 'time limit')})"
@@ -291,10 +295,12 @@ def certify(
     timeout: float | None = None,
     guard: Callable[[float], ContextManager] | None = None,
     announce: Callable[[str], None] | None = None,
+    top_timeout: float | None = None,
 ) -> Certified:
     """Build the certificate for a spec (running the default searches unless disabled).
 
     `refutations`: m → a refutation found elsewhere, used at m instead of the solver.
+    `top_timeout`: seconds for the question at m = upper − 1 (default: `search_timeout`), see `run_searches`.
     `lemmas=False` leaves out every lemma but L5 (the search starts at the Newton bound): the baseline
     of `benchmarks/bench_structure.py` and `bench_composition.py`.
     `timeout`: seconds for the whole computation.  The searches stop `reserve(timeout)` seconds before it (cooperatively, and
@@ -333,7 +339,7 @@ def certify(
                 bounds = line_route(bounds, left(search_timeout), progress)
             if search:
                 results, queries, note = run_searches(spec, bounds.form, bounds.best[0], search_timeout, progress, timings, refutations,
-                                                       stop=stop, log=log, announce=announce)
+                                                       stop=stop, log=log, announce=announce, top_timeout=top_timeout)
     except DeadlineExceeded:  # the time limit: the certificate of what is proved, the gap stated
         note, results, queries = time_note(bounds.best[0], bounds.form.upper_bound), log.results, log.queries
         if progress:

@@ -15,7 +15,10 @@ dual LP chooses the vector minimising an L1 proxy of k; k = 0 is an ordinary Far
 A `layer c` chain (the free points of Q′'s lowest c-layer, closed by `layer`) is the
 alternative when no IN point lies on that layer; at the root it is the only one.  When the
 virtual system is feasible, the head is extracted exactly (status "sat").  The IN child of
-any split below |IN| = m is a `count` leaf.
+any split below |IN| = m is a `count` leaf.  Once m points are IN, every free point is OUT
+(a head has no room for another; the kernel reads OUT so at such a leaf): the node closes
+by a vector or a layer with no chain.  When none of these applies (the fresh vector
+fails its exact repair), the node is a plain split on a free point, both children searched.
 
 Symmetries (orbital branching).  A coordinate permutation π with P′∘π = λP′, Q′∘π = λQ′
 (`symmetries_of`) maps heads to heads.  In a chain started at (OUT_A, IN_A) with π(OUT_A)
@@ -194,10 +197,11 @@ class _Refuter:
                 self.progress(dict(self.stats, seconds=now - self.t0, vectors=len(self.vectors)))
 
     def _best_stored(self) -> tuple[int, int] | None:
-        """(cost, k) of the stored vector usable here with fewest free equality points."""
+        """(cost, k) of the stored vector usable here with fewest free equality points (none count once m are IN)."""
         best = None
         seen: set[int] = set()
         st = self.status
+        free_costs = self.n_in < self.m
         for i in self.in_list:
             for k in self.by_pos.get(i, ()):
                 if k in seen:
@@ -209,7 +213,7 @@ class _Refuter:
                     if s == IN:
                         cost = -1
                         break
-                    if s == FREE:
+                    if s == FREE and free_costs:
                         cost += 1
                 if cost < 0:
                     continue
@@ -238,8 +242,9 @@ class _Refuter:
         m = self.m
         if self.n_in > m:
             return self._emit(["count"])
+        full = self.n_in >= m  # m points IN: a head has no room for another, every free point is OUT
         for c, layer in enumerate(self.layers):
-            if self.layer_out[c] == len(layer):
+            if self.layer_out[c] == len(layer) or full and self.layer_in[c] == 0:
                 return self._emit(["layer", c])
         if self.interior and len(self.in_list) > 1:
             leaf = interior_leaf([self.points[i] for i in self.in_list], self.points[self.in_list[-1]])
@@ -260,12 +265,12 @@ class _Refuter:
             if not options or min(options)[0] > self.lp_above:
                 k = self._new_vector()
                 if k is not None:
-                    cost = sum(1 for e in self.vec_eq[k] if self.status[e] == FREE)
+                    cost = 0 if full else sum(1 for e in self.vec_eq[k] if self.status[e] == FREE)
                     if cost == 0:
                         return self._emit(["farkas", k])
                     options.append((cost, "vector", k))
         if not options:
-            raise _Stuck()
+            return self._split()
         cost, kind, data = min(options, key=lambda o: (o[0], o[1] != "vector"))
         if kind == "layer":
             chain = [i for i in self.layers[data] if self.status[i] == FREE]
@@ -275,6 +280,35 @@ class _Refuter:
             leaf = ["farkas", data]
         chain = self._order(chain)
         return self._chain(chain, leaf)
+
+    def _split(self) -> int:
+        """A plain split on the first free point in `order`, both children searched: the way on
+        when no layer, stored vector or fresh vector applies (at the root of a 1-D question the
+        lowest point is IN and the LP's vector for "every other point OUT" does not repair
+        exactly: its entries are the power series of 1/Q′ up to the box's degree).  Each side
+        asks the LP again with one more point decided."""
+        free = [i for i, s in enumerate(self.status) if s == FREE]
+        if not free:
+            raise _Stuck()
+        r = self._order(free)[0]
+        idx = self._emit(["split", list(self.points[r]), None, None])
+        self.stats["splits"] = self.stats.get("splits", 0) + 1
+        self.tree[idx][3] = self._in_child(r)
+        try:
+            self.tree[idx][2] = self._node()
+        finally:
+            self._set(r, FREE)
+        return idx
+
+    def _in_child(self, r: int) -> int:
+        """The subtree with point r IN (searched now); r is OUT when it returns, for the OUT side."""
+        self._set(r, IN)
+        self.in_list.append(r)
+        try:
+            return self._node()
+        finally:
+            self.in_list.pop()
+            self._set(r, OUT)
 
     def _order(self, chain: list[int]) -> list[int]:
         if self.order == "lex":
@@ -330,13 +364,9 @@ class _Refuter:
                     in_nodes.append(self.tree[idx][3])
                     self.tree[idx][2] = len(self.tree)
                     continue
-                self._set(r, IN)
-                self.in_list.append(r)
                 try:
-                    self.tree[idx][3] = self._node()
+                    self.tree[idx][3] = self._in_child(r)
                 finally:
-                    self.in_list.pop()
-                    self._set(r, OUT)
                     done.append(r)
                 in_nodes.append(self.tree[idx][3])
                 self.tree[idx][2] = len(self.tree)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from headfusion.kernel.verify import verify_file
+from headfusion.proof.statement import verify_file  # the kernel behind the spec-text check (verify does both)
 
 from .conftest import run_cli
 

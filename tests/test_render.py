@@ -273,7 +273,7 @@ def test_refutations_are_proofs_and_testimony_stays_apart():
     assert checked.count("The whole tree follows") == 2 and "too many to print" not in checked
     # m = 2 points IN: every other point is OUT (the refuter's OUT rule), so a Farkas vector closes the node
     assert re.search(r"^2 & OUT: none; IN: \$\(0\),\\allowbreak \(3\)\$ & Farkas, \$\\theta\^\{\(1\)\}\$\\\\$", checked, re.M)
-    assert re.search(r"^6 & OUT: \$\(0\)\$; IN: none & layer \$1\$: its points \$\(0\)\$ are OUT\\\\$", checked, re.M)
+    assert re.search(r"^4 & OUT: \$\(0\)\$; IN: none & layer \$1\$: its points \$\(0\)\$ are OUT\\\\$", checked, re.M)
     assert r"0 & $2D_{(0)} - N_{(3)}$\\" in checked and r"$N_{(3)}$ & $2g_{(0)}$\\" in checked  # 2g_0 − 2g_0 = 0
     assert r"The box is $G=\{0\}$ with 1 unknown $g_\gamma$" in checked  # not {0,...,0}
     # testimony and undecided searches: listed apart, with solvers and hash, never in the theorem or the proof
@@ -294,9 +294,9 @@ def test_large_trees_show_one_worked_leaf_of_each_kind(monkeypatch):
     checked = render_latex(_search_cert()).split(r"\section{Solver testimony (not checked)}")[0]
     assert "The whole tree follows" not in checked and checked.count("too many to print") == 2
     assert r"\emph{A layer leaf.}" in checked and checked.count(r"\emph{A Farkas leaf.}") == 2  # no count leaves: the OUT rule
-    assert re.search(r"^D_\{\(0\)\} & 2 & \$\\ge1\$ \(IN\) & g_\{\(0\)\}\\\\$", checked, re.M)  # D_0 = g_0 ≥ 1
-    assert re.search(r"^N_\{\(3\)\} & -1 & \$=0\$ \(OUT\) & 2g_\{\(0\)\}\\\\$", checked, re.M)  # N_3 = 2 g_0 = 0
-    assert r"\sum\theta_p=2>0" in checked and r"\lambda" not in checked.split(r"\section{Searches")[1]
+    assert re.search(r"^D_\{\(0\)\} & 4 & \$\\ge1\$ \(IN\) & g_\{\(0\)\}\\\\$", checked, re.M)  # D_0 = g_0 ≥ 1
+    assert re.search(r"^N_\{\(3\)\} & -2 & \$=0\$ \(OUT\) & 2g_\{\(0\)\} \+ g_\{\(1\)\} \+ g_\{\(2\)\}\\\\$", checked, re.M)  # a row of several g
+    assert r"\sum\theta_p=4>0" in checked and r"\lambda" not in checked.split(r"\section{Searches")[1]
 
 
 def _evil_cert() -> dict:

@@ -92,7 +92,8 @@ def symmetric_refutation() -> dict:
     from headfusion.spec.load import load_spec
 
     P, Q = combined_polys(exponential_form(load_spec(SYMMETRIC).model))
-    found = refute(P.terms, Q.terms, 7, deadline=None, vertices=6)
+    # order "far": a tree with an image leaf under q1 <-> q2 (the default order's tree closes without one since the OUT rule)
+    found = refute(P.terms, Q.terms, 7, deadline=None, vertices=6, order="far")
     assert found.status == "unsat"
     return {"atoms": 7, **found.evidence}
 

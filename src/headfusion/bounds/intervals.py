@@ -71,7 +71,7 @@ def _float_cofactor(q: list[Fraction], k: int) -> list[float] | None:
         for j in range(max(0, e - len(q) + 1), min(k, e) + 1):
             if q[e - j]:
                 index.append(j)
-                value.append(float(q[e - j]))
+                value.append(float(q[e - j]))  # the LP only finds g: it is rounded to Fractions and checked exactly below
         starts.append(len(index))
     lp.a_matrix_.start_ = np.array(starts, dtype=np.int32)
     lp.a_matrix_.index_ = np.array(index, dtype=np.int32)

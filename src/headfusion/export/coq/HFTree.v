@@ -68,10 +68,15 @@ Definition farkas_form (P Q : poly) (v : mvec) : poly :=
 (* A vector cancels: Σ λ·row vanishes on every unknown g_a of the box (checked once per vector). *)
 Definition cancels (sizes : list Z) (P Q : poly) (v : mvec) : bool :=
   forallb (fun t => negb (inbox sizes (fst t))) (norm (farkas_form P Q v)).
+(* OUT at a leaf: on the path, or (the kernel's rule) any point of r coordinates not IN once m points are IN,
+   since a head with at most m atoms has no room for another point of supp D (out_sound below). *)
+Definition is_out (r m : nat) (ins outs : list expo) (e : expo) : bool :=
+  mem e outs || (Nat.leb m (length ins) && Nat.eqb (length e) r && negb (mem e ins)).
+
 (* At a leaf: rows with λ < 0 and N rows are equalities (OUT, or outside E), and some D row with λ > 0 is IN. *)
-Definition farkas_ok (sizes : list Z) (P Q : poly) (v : mvec) (ins outs : list expo) : bool :=
+Definition farkas_ok (sizes : list Z) (P Q : poly) (v : mvec) (isout : expo -> bool) (ins : list expo) : bool :=
   forallb (fun x : bool * expo * QArith_base.Q => let '(isD, e, lam) := x in
-       if isD && Qle_bool 0 lam then true else mem e outs || nobox sizes Q e) v
+       if isD && Qle_bool 0 lam then true else isout e || nobox sizes Q e) v
   && existsb (fun x : bool * expo * QArith_base.Q => let '(isD, e, lam) := x in isD && qpos lam && mem e ins) v.
 
 (* lps: the points of E on each lowest layer (layer_points, computed once: see replay_tree). *)
@@ -81,8 +86,8 @@ Fixpoint replay (r : nat) (sizes : list Z) (P Q : poly) (m : nat) (mults : list 
   | Split e t_out t_in => Nat.eqb (length e) r && negb (mem e ins) && negb (mem e outs)
                           && replay r sizes P Q m mults lps t_out ins (e :: outs) && replay r sizes P Q m mults lps t_in (e :: ins) outs
   | Count => Nat.ltb m (length ins)
-  | Layer c => Nat.ltb c r && forallb (fun e => mem e outs) (nth c lps [])
-  | Farkas k => Nat.ltb k (length mults) && farkas_ok sizes P Q (nth k mults []) ins outs
+  | Layer c => Nat.ltb c r && forallb (is_out r m ins outs) (nth c lps [])
+  | Farkas k => Nat.ltb k (length mults) && farkas_ok sizes P Q (nth k mults []) (is_out r m ins outs) ins
   end.
 
 (* The whole check: every vector cancels, Q' has r coordinates, and the tree replays from the root. *)
@@ -136,11 +141,11 @@ Proof.
   apply Qnot_le_lt; intro Hle; apply Qle_bool_iff in Hle; congruence.
 Qed.
 
-Lemma farkas_sound : forall r P Q m g v ins outs, admissible r P Q m g ->
-  (forall e, In e ins -> 0 < Dv g Q e) -> (forall e, In e outs -> Dv g Q e = 0) ->
-  cancels (box_sizes r P Q m) P Q v = true -> farkas_ok (box_sizes r P Q m) P Q v ins outs = true -> False.
+Lemma farkas_sound : forall r P Q m g v isout ins, admissible r P Q m g ->
+  (forall e, In e ins -> 0 < Dv g Q e) -> (forall e, isout e = true -> Dv g Q e = 0) ->
+  cancels (box_sizes r P Q m) P Q v = true -> farkas_ok (box_sizes r P Q m) P Q v isout ins = true -> False.
 Proof.
-  intros r P Q m g v ins outs Hadm Hin Hout H1 H; pose proof Hadm as [Hbox [Hpos [Hsub _]]].
+  intros r P Q m g v isout ins Hadm Hin Hout H1 H; pose proof Hadm as [Hbox [Hpos [Hsub _]]].
   unfold farkas_ok in H; apply andb_prop in H; destruct H as [H2 H3]; unfold cancels in H1.
   assert (Hz : peval g (farkas_form P Q v) = 0).
   { rewrite <- norm_eval; apply peval_zero_terms; intros t Ht; rewrite forallb_forall in H1; specialize (H1 t Ht).
@@ -148,8 +153,8 @@ Proof.
   rewrite farkas_sum in Hz.
   assert (Hterm : forall isD e lam, In (isD, e, lam) v -> 0 <= Q2R lam * Dv g (if isD then Q else P) e).
   { intros isD e lam Hx; rewrite forallb_forall in H2; specialize (H2 _ Hx); simpl in H2.
-    assert (Hzero : (mem e outs || nobox (box_sizes r P Q m) Q e)%bool = true -> Dv g Q e = 0).
-    { intro Hm; apply orb_prop in Hm; destruct Hm as [Hm|Hm]; [apply Hout, mem_In; auto | apply (nobox_zero r P Q m g Hadm Q e Hm)]. }
+    assert (Hzero : (isout e || nobox (box_sizes r P Q m) Q e)%bool = true -> Dv g Q e = 0).
+    { intro Hm; apply orb_prop in Hm; destruct Hm as [Hm|Hm]; [apply Hout; auto | apply (nobox_zero r P Q m g Hadm Q e Hm)]. }
     destruct isD; simpl in H2.
     - destruct (Qle_bool 0 lam) eqn:Hl; simpl in H2.
       + pose proof (Qle_bool_R _ Hl); pose proof (Hpos e); nra.
@@ -209,11 +214,11 @@ Proof.
   destruct (minmax_low c l (nth c f 0%Z) (nth c f 0%Z)) as [H1 H2]; destruct H as [<-|H]; [lia | auto].
 Qed.
 
-Lemma layer_sound : forall r P Q m g c outs, admissible r P Q m g -> (forall e, In e outs -> Dv g Q e = 0) ->
+Lemma layer_sound : forall r P Q m g c isout, admissible r P Q m g -> (forall e, isout e = true -> Dv g Q e = 0) ->
   (c < r)%nat -> forallb (fun t => Nat.eqb (length (fst t)) r) Q = true ->
-  forallb (fun e => mem e outs) (layer_points (box_sizes r P Q m) Q c) = true -> False.
+  forallb isout (layer_points (box_sizes r P Q m) Q c) = true -> False.
 Proof.
-  intros r P Q m g c outs Hadm Hout Hc HQ H; pose proof Hadm as [Hbox [_ [_ [_ Hlayer]]]].
+  intros r P Q m g c isout Hadm Hout Hc HQ H; pose proof Hadm as [Hbox [_ [_ [_ Hlayer]]]].
   destruct (Hlayer c Hc) as [e [Hlen [He HD]]].
   destruct (peval_nonzero_term _ _ HD) as [[s co] [Hs Hn]]; simpl in Hn.
   assert (Hg : g (vsub e s) <> 0) by (intro Z; rewrite Z in Hn; lra).
@@ -225,7 +230,25 @@ Proof.
     - apply filter_In; split; [apply box_points_In; auto|]. apply Z.eqb_eq; rewrite nth_vsub by lia; lia.
     - apply in_map_iff; exists (s, co); simpl; split; [apply vadd_vsub; lia|].
       apply filter_In; split; auto; simpl; apply Z.eqb_eq; lia. }
-  rewrite forallb_forall in H; apply H, mem_In, Hout in Hin; contradiction.
+  rewrite forallb_forall in H; apply H, Hout in Hin; contradiction.
+Qed.
+
+(* The OUT rule is sound: IN ⊆ supp D with |IN| ≥ m, and supp D has at most m points, so supp D = IN. *)
+Lemma out_sound : forall r P Q m g ins outs e, admissible r P Q m g -> NoDup ins ->
+  (forall e, In e ins -> length e = r /\ 0 < Dv g Q e) -> (forall e, In e outs -> Dv g Q e = 0) ->
+  is_out r m ins outs e = true -> Dv g Q e = 0.
+Proof.
+  intros r P Q m g ins outs e Hadm Hnd Hin Hout H; unfold is_out in H.
+  apply orb_prop in H; destruct H as [H|H]; [apply Hout, mem_In; auto|].
+  apply andb_prop in H; destruct H as [H Hni]; apply andb_prop in H; destruct H as [Hm Hr].
+  apply Nat.leb_le in Hm; apply Nat.eqb_eq in Hr; apply negb_true_iff in Hni.
+  destruct (Req_dec (Dv g Q e) 0) as [Z|Z]; auto. exfalso.
+  pose proof Hadm as [_ [_ [_ [Hcount _]]]].
+  assert (Hle : (length (e :: ins) <= m)%nat).
+  { apply Hcount.
+    - constructor; auto. intro Hi; apply In_mem in Hi; rewrite Hi in Hni; discriminate.
+    - intros f [<-|Hf]; auto. specialize (Hin f Hf); split; [tauto | lra]. }
+  simpl in Hle; lia.
 Qed.
 
 Theorem replay_sound : forall r P Q m mults t ins outs g, admissible r P Q m g ->
@@ -246,10 +269,10 @@ Proof.
   - apply andb_prop in H; destruct H as [H0 H2]; apply Nat.ltb_lt in H0.
     rewrite (nth_indep _ [] (layer_points (box_sizes r P Q m) Q 0%nat)) in H2 by (rewrite map_length, seq_length; auto).
     rewrite map_nth, seq_nth in H2 by auto; simpl in H2.
-    exact (layer_sound r P Q m g c outs Hadm Hout H0 HQ H2).
+    exact (layer_sound r P Q m g c _ Hadm (fun e => out_sound r P Q m g ins outs e Hadm Hnd Hin Hout) H0 HQ H2).
   - apply andb_prop in H; destruct H as [H0 H]; apply Nat.ltb_lt in H0.
     rewrite forallb_forall in Hc; specialize (Hc (nth k mults []) (nth_In _ _ H0)).
-    exact (farkas_sound r P Q m g _ ins outs Hadm (fun e He => proj2 (Hin e He)) Hout Hc H).
+    exact (farkas_sound r P Q m g _ _ ins Hadm (fun e He => proj2 (Hin e He)) (fun e => out_sound r P Q m g ins outs e Hadm Hnd Hin Hout) Hc H).
 Qed.
 
 (* A replayed tree leaves no admissible cofactor g. *)

@@ -155,14 +155,11 @@ def assumptions(output: str) -> set[str]:
 PAW = "sigmoid(q1-q2) + sigmoid(q2-q3) + sigmoid(q1-q3) + sigmoid(q3-q4)"
 V2_SUM = "sigmoid(q1) + sigmoid(2*q1) + sigmoid(8*q1)"
 DIAMOND = str(Path(__file__).resolve().parent.parent / "proofs" / "tournament_diamond.toml")
-# Known gap (issue 40 stays open): since this round the kernel reads a leaf's free points as OUT once m points are IN (the
-# refuter's trees rely on it); HFTree's proved-sound replay does not have that rule yet, so coqc rejects those trees.
-OUT_RULE_GAP = pytest.mark.skip(reason="HFTree does not replay the kernel's OUT rule (m points IN: every other point OUT) yet")
 CORPUS = [  # (spec, d, the lower bound Coq proves, the upper bound)
     ("W", 3, 8, 8),
     ("W", 8, 256, 256),
-    pytest.param("sigmoid(q1) + sigmoid(2*q1) + sigmoid(3*q1)", None, 7, 7, marks=OUT_RULE_GAP),
-    pytest.param("sigmoid(q1) + sigmoid(2*q1) + sigmoid(3*q1) + sigmoid(6*q1)", None, 12, 12, marks=OUT_RULE_GAP),
+    ("sigmoid(q1) + sigmoid(2*q1) + sigmoid(3*q1)", None, 7, 7),  # a tree at m = 6 (its leaves use the OUT rule)
+    ("sigmoid(q1) + sigmoid(2*q1) + sigmoid(3*q1) + sigmoid(6*q1)", None, 12, 12),  # the uniform head, a tree at m = 11
     ("sigmoid(q1) + sigmoid(q2) + sigmoid(q1 + q2)", None, 7, 7),  # Lemma LE
     ("proofs/tournament_diamond.toml", None, 24, 24),  # Lemma V3 (with LS, LH, L5 inside) and LM
     (PAW, None, 14, 14),  # Lemma LS (with LH inside) and LM
@@ -260,11 +257,11 @@ TAMPER_TREE = [  # σ(q1) + σ(2q1) + σ(3q1): the tree at m = 6 and its evidenc
 @pytest.mark.slow
 def test_coqc_rejects_every_single_number_tampering(library: Path, tmp_path: Path) -> None:
     cases = [(export_coq(_certificate(tmp_path / "a", "W", 3)).text, TAMPER_W3),
-             # TAMPER_TREE waits for the OUT rule in HFTree (OUT_RULE_GAP): the untouched tree is rejected today
+             (export_coq(_certificate(tmp_path / "b", "sigmoid(q1) + sigmoid(2*q1) + sigmoid(3*q1)")).text, TAMPER_TREE),
              (export_coq(_certificate(tmp_path / "c", DIAMOND)).text, TAMPER_DIAMOND),
              (export_coq(_certificate(tmp_path / "d", PAW)).text, TAMPER_PAW),
              (export_coq(_certificate(tmp_path / "e", V2_SUM)).text, TAMPER_V2)]
-    assert sum(len(t) for _, t in cases) >= 36
+    assert sum(len(t) for _, t in cases) >= 44
     for k, (text, tamperings) in enumerate(cases):
         (library / f"T{k}.v").write_text(text, encoding="utf-8")
         assert _coqc(library, f"T{k}.v").returncode == 0  # the untouched file passes

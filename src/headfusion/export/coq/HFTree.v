@@ -1,6 +1,7 @@
 (* HFTree: the search question of docs/mathematics.md §5 ("no head with at most m atoms") as a
    property of a cofactor g on the box G, and a replay of refutation trees (split, count, layer and
-   Farkas leaves) whose soundness is a theorem: a tree that replays leaves no admissible g. *)
+   Farkas leaves, with the kernel's OUT rule: once m points are IN, every other point is OUT) whose
+   soundness is a theorem: a tree that replays leaves no admissible g. *)
 From Coq Require Import List ZArith QArith Reals Qreals Lra Lia.
 From HF Require Import HFPoly HFSem.
 Import ListNotations.

@@ -337,21 +337,22 @@ def _tree_text(cid: str, ev: dict, blocks: list[Block], shapes: list[Shape], new
     symmetries = [_symmetry(shapes[b.shape], [integer(p) for p in perm]) for perm in ev.get("symmetries", [])]
     name = _tree_name(cid)
     tag = cid.replace(":", "_")
-    V = f"shape{b.shape}_V" if tight else "0"
+    vertices = f"shape{b.shape}_V" if tight else "0"  # interior leaves need m <= V, the Newton count proved above
     if tight:
-        bound = (f"  apply (tree_bound_tight n F c {tag}_B {m} {V} {tag}_multipliers {tag}_symmetries {tag}_tree); [exact lattice_check | exact F_expform | | vm_compute; reflexivity | exact shape{b.shape}_newton | exact {tag}_replays].\n")
-        leaves = "split, count, layer, Farkas, image and interior leaves (interior: Lemma LT with V = " + V + ")"
+        bound = (f"  apply (tree_bound_tight n F c {tag}_B {m} {vertices} {tag}_multipliers {tag}_symmetries {tag}_tree);\n"
+                 f"    [exact lattice_check | exact F_expform | | vm_compute; reflexivity | exact shape{b.shape}_newton | exact {tag}_replays].\n")
     else:
         bound = f"  apply (tree_bound n F c {tag}_B {m} {tag}_multipliers {tag}_symmetries {tag}_tree); [exact lattice_check | exact F_expform | | exact {tag}_replays].\n"
-        leaves = "split, count, layer, Farkas and image leaves"
-    return (f"(* Claim {cid} (Lemma LR): a refutation tree at m = {m} ({leaves}), replayed by HFTree.replay\n"
-            f"   (soundness: HFTree.replay_sound). *)\n"
+    leaves = ", ".join(sorted(kinds - {"split"})) or "layer (an empty box)"
+    cites = " Interior leaves rest on Lemma LT (HFTreeAxioms.LT_interior) with V = " + vertices + "." if tight else ""
+    return (f"(* Claim {cid} (Lemma LR): a refutation tree at m = {m} (leaves: {leaves}), replayed by HFTree.replay\n"
+            f"   (soundness: HFTree.replay_sound).{cites} *)\n"
             f"Definition {tag}_tree : tree := {term}.\n"
             f"Definition {tag}_multipliers : list mvec := {g.wrap(vectors)}.\n"
             f"Definition {tag}_symmetries : list (list nat * Q) := [{'; '.join(symmetries)}].\n"
             f"Definition {tag}_B : lblock := nth 0 lblocks (LBlk [] [] []).\n"
             f"Lemma {tag}_replays : replay_tree (length (lgens {tag}_B)) (norm (padd (pscale c (lQ {tag}_B)) (lP {tag}_B))) (norm (lQ {tag}_B))\n"
-            f"  {m}%nat {V} {tag}_multipliers {tag}_symmetries {tag}_tree = true.\n"
+            f"  {m}%nat {vertices} {tag}_multipliers {tag}_symmetries {tag}_tree = true.\n"
             "Proof. vm_compute. reflexivity. Qed.\n"
             f"Theorem {name} : mstar_ge n F {m + 1}.\n"
             f"Proof.\n{bound}"
@@ -380,7 +381,7 @@ def _header(cert: dict, model: Model, out: CoqFile, axioms: list[str]) -> str:
             f"   Exported claims (checked here by Coq): {', '.join(out.exported)}.\n"
             "   Claims NOT exported (left out of the theorem, never assumed):\n"
             f"{left}"
-            f"   Lemma axioms the theorem cites: {', '.join(axioms) or '(none)'} (HFAxioms.v; docs/coq.md).\n"
+            f"   Lemma axioms the theorem cites: {', '.join(axioms) or '(none)'} (HFAxioms.v, HFTreeAxioms.v; docs/coq.md).\n"
             "   Check: " + check_command(out.name) + "\n*)\n"
             "From Coq Require Import List ZArith QArith Reals.\n"
             "From HF Require Import HFPoly HFSem HFUpper HFTree HFAxioms HFTreeAxioms.\n"

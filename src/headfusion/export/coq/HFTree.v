@@ -1,6 +1,12 @@
 (* HFTree: the search question of docs/mathematics.md §5 ("no head with at most m atoms") as a
-   property of a cofactor g on the box G, and a replay of refutation trees (split, count, layer and
-   Farkas leaves) whose soundness is a theorem: a tree that replays leaves no admissible g. *)
+   property of a cofactor g on the box G, and a replay of refutation trees (split, count, layer,
+   Farkas, image and interior leaves) whose soundness is a theorem: a tree that replays leaves no
+   admissible g.  Image leaves: a symmetry π (P'∘π = λP', Q'∘π = λQ', λ > 0, box kept) maps the sides
+   of a node closed earlier in replay order (IN child first) into the leaf's, and g ↦ g∘π keeps
+   admissibility with D ↦ λ⁻¹·D∘π (image_sound).  Interior leaves: a point IN that is a convex
+   combination of other points IN, closed when Lemma LT's conclusion (no_interior) holds for every
+   admissible g and m <= V: replay_sound takes that as a hypothesis, and HFTreeAxioms.LT_interior gives
+   it.  Nothing here is assumed. *)
 From Coq Require Import List ZArith QArith Reals Qreals Lra Lia.
 From HF Require Import HFPoly HFSem.
 Import ListNotations.

@@ -12,14 +12,18 @@ from pathlib import Path
 
 import pytest
 
+from headfusion.algebra.expform import combined_polys, exponential_form
 from headfusion.export.coq import export_coq
+from headfusion.kernel.refutation import replay
 from headfusion.proof.certify import certify
+from headfusion.solving.refute import refute
 from headfusion.spec.load import load_spec
 
 from .conftest import HANG_GUARD
 from .test_export_coq import COQC, REALS, _coqc, _library, _tamper, assumptions, needs_coq
 
 TRIANGLE = "sigmoid(q1) + sigmoid(q2) + sigmoid(q1 + q2)"
+SWAP_SYMMETRIC = "sigmoid(q1 + q2) + sigmoid(q1) + sigmoid(q2) + sigmoid(q1 + q2 + q3) + sigmoid(q3)"  # q1 <-> q2
 TREE_AXIOMS = ["LC_binomial", "LC_product", "LR_box", "LT_interior"]
 
 
@@ -125,3 +129,21 @@ def test_the_tree_bounds_cite_LT_only_with_interior_leaves(library: Path) -> Non
         (library / "ChkT.v").write_text(f"From HF Require Import HFTree HFAxioms HFTreeAxioms.\nPrint Assumptions {theorem}.\n", encoding="utf-8")
         run = _coqc(library, "ChkT.v")
         assert run.returncode == 0 and assumptions(run.stdout) - REALS == axioms, (theorem, run.stdout[-500:])
+
+
+@needs_coq
+@pytest.mark.slow
+def test_coqc_replays_many_image_leaves_over_three_coordinates(library: Path) -> None:
+    """The refuter's tree at m = 3 for a q1 ↔ q2 symmetric sum (14 image leaves), added to its certificate as a claim."""
+    spec = load_spec(SWAP_SYMMETRIC)
+    cert = certify(spec, ["test"], search_timeout=HANG_GUARD, lemmas=False).certificate
+    P, Q = combined_polys(exponential_form(spec.model))
+    evidence = refute(P.terms, Q.terms, 3, deadline=None).evidence
+    assert replay(P.terms, Q.terms, 3, evidence)["image"] >= 10 and evidence["symmetries"] == [[1, 0, 2]]
+    cert["claims"].insert(-1, {"id": "search:m3", "kind": "lower-bound", "title": "a tree", "statement": "m* >= 4",
+                               "depends_on": [], "evidence": dict(evidence, atoms=3)})
+    out = export_coq(cert)
+    assert "search:m3" in out.exported and "Theorem lower_search_m3 : mstar_ge n F 4." in out.text
+    (library / "Swap.v").write_text(out.text, encoding="utf-8")
+    run = _coqc(library, "Swap.v")
+    assert run.returncode == 0, run.stderr[-2000:]

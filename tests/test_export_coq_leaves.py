@@ -17,6 +17,7 @@ from headfusion.export.coq import export_coq
 from headfusion.kernel.refutation import replay
 from headfusion.proof.certify import certify
 from headfusion.solving.refute import refute
+from headfusion.spec.errors import InputError
 from headfusion.spec.load import load_spec
 
 from .conftest import HANG_GUARD
@@ -67,6 +68,13 @@ def test_a_tree_without_interior_leaves_does_not_cite_LT(tight: dict) -> None:
     out = export_coq(cert)
     assert "LT_interior" not in out.axioms and "LR_box" in out.axioms
     assert "tree_bound n F c search_m6_B 6 search_m6_multipliers" in out.text
+
+
+def test_a_cyclic_tree_is_refused(tight: dict) -> None:
+    cert = copy.deepcopy(tight)
+    _tree(cert)[1][2] = 0  # a split whose OUT child is the root
+    with pytest.raises(InputError, match="reached twice"):
+        export_coq(cert)
 
 
 # ---------------------------------------------------------------- coqc (slow)

@@ -100,12 +100,17 @@ def tree(nodes: list, ranks: dict[int, int] | None = None, index: int = 0) -> st
 def replay_ranks(nodes: list, targets: set[int]) -> dict[int, int]:
     """Each target's rank in the order the replay closes nodes (IN child first, then OUT child, then the node).
 
-    Iterative, so a deep tree does not exhaust Python's stack."""
+    Iterative, so a deep tree does not exhaust Python's stack; a node reached twice (a cycle) is refused."""
     ranks: dict[int, int] = {}
+    seen: set[int] = set()
     stack: list[tuple[int, bool]] = [(0, False)]
     while stack:
         index, done = stack.pop()
         node = nodes[index]
+        if not done:
+            if index in seen:
+                raise InputError(f"refutation node {index} reached twice")
+            seen.add(index)
         if node[0] == "split" and not done:
             stack += [(index, True), (node[2], False), (node[3], False)]  # popped: IN child, OUT child, the split
             continue

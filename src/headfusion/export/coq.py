@@ -23,8 +23,8 @@ from headfusion.kernel.poly import divide, lattice_coordinates, poly_from_json
 from headfusion.spec.errors import InputError
 
 FORMAT = "headfusion-certificate/3"
-LIBRARY = ("HFPoly.v", "HFSem.v", "HFUpper.v", "HFTree.v", "HFAxioms.v")  # in load order
-TREE_LEAVES = {"split", "count", "layer", "farkas"}
+LIBRARY = ("HFPoly.v", "HFSem.v", "HFUpper.v", "HFTree.v", "HFAxioms.v", "HFTreeAxioms.v")  # in load order
+TREE_LEAVES = {"split", "count", "layer", "farkas", "image", "interior"}
 
 
 @dataclass
@@ -146,11 +146,12 @@ def _export(cert: object) -> CoqFile:
     for cid, claim in sorted(claims.items()):
         if re.fullmatch(r"search:m\d+", cid) and "tree" in claim.get("evidence", {}):
             used.add(cid)
-            text, reason = _tree_text(cid, claim["evidence"], blocks, model) if coprime_ok else (None, "lowest terms not exported")
+            text, reason, tight = _tree_text(cid, claim["evidence"], blocks, shapes, newton_V) if coprime_ok else (None, "lowest terms not exported", False)
             if text is not None:
                 body.append(text)
                 out.exported.append(cid)
-                lowers.append((integer(claim["evidence"]["atoms"]) + 1, _tree_name(cid), frozenset(lowest_terms | {"LR_box"})))
+                cited_tree = lowest_terms | {"LR_box"} | (newton_cited | {"LT_interior"} if tight else set())  # interior leaves: LT on V
+                lowers.append((integer(claim["evidence"]["atoms"]) + 1, _tree_name(cid), frozenset(cited_tree)))
             else:
                 out.left_out.append((cid, reason))
     for cid, claim in sorted(claims.items()):
@@ -304,36 +305,58 @@ def _tree_name(cid: str) -> str:
     return "lower_" + cid.replace(":", "_")
 
 
-def _tree_text(cid: str, ev: dict, blocks: list[Block], model: Model) -> tuple[str | None, str]:
+def _symmetry(shape: Shape, perm: list[int]) -> str:
+    """A symmetry (perm, λ) of the tree: λ = Q'(π(s))/Q'(s) at one term s (Coq checks P'∘π = λP', Q'∘π = λQ' and more)."""
+    some = min(shape.Q)
+    lam = shape.Q.get(tuple(some[p] for p in perm), Fraction(0)) / shape.Q[some]
+    return f"({g.nlist(perm)}, {g.q(lam)})"
+
+
+def _tree_text(cid: str, ev: dict, blocks: list[Block], shapes: list[Shape], newton_V: dict[int, int] | None) -> tuple[str | None, str, bool]:
+    """Claim search:mM as a replayed tree (and whether it has interior leaves, which cite Lemma LT on the Newton count)."""
     if len(blocks) != 1:
-        return None, "a tree over several blocks is not exported yet"
+        return None, "a tree over several blocks is not exported yet", False
     m = integer(ev["atoms"])
     nodes = ev["tree"]
     kinds = {node[0] for node in nodes}
     if not kinds <= TREE_LEAVES:
-        return None, f"leaves {', '.join(sorted(kinds - TREE_LEAVES))} are not exported yet"
+        return None, f"leaves {', '.join(sorted(kinds - TREE_LEAVES))} are not exported yet", False
     b = blocks[0]
+    tight = "interior" in kinds
+    if tight and newton_V is None:
+        return None, "interior leaves need the Newton count (lower:newton) exported", False
     if nodes:
-        term = g.tree(nodes)
+        term = g.tree(nodes, g.replay_ranks(nodes, {integer(n[1]) for n in nodes if n[0] == "image"}))
     elif b.rank >= 1:
         term = "(Layer 0)"  # an empty box (L3): no cofactor at all, and the lowest layer of D = g·Q' cannot vanish
     else:
-        return None, "an empty box of rank 0"
+        return None, "an empty box of rank 0", False
     vectors = []
     for vec in ev["multipliers"]:
         vectors.append("[" + "; ".join(g.multiplier(side, e, rational(lam)) for side, e, lam in vec) + "]")
+    symmetries = [_symmetry(shapes[b.shape], [integer(p) for p in perm]) for perm in ev.get("symmetries", [])]
     name = _tree_name(cid)
     tag = cid.replace(":", "_")
-    return (f"(* Claim {cid} (Lemma LR): a refutation tree at m = {m}, replayed by HFTree.replay (soundness: HFTree.replay_sound). *)\n"
+    vertices = f"shape{b.shape}_V" if tight else "0"  # interior leaves need m <= V, the Newton count proved above
+    if tight:
+        bound = (f"  apply (tree_bound_tight n F c {tag}_B {m} {vertices} {tag}_multipliers {tag}_symmetries {tag}_tree);\n"
+                 f"    [exact lattice_check | exact F_expform | | vm_compute; reflexivity | exact shape{b.shape}_newton | exact {tag}_replays].\n")
+    else:
+        bound = f"  apply (tree_bound n F c {tag}_B {m} {tag}_multipliers {tag}_symmetries {tag}_tree); [exact lattice_check | exact F_expform | | exact {tag}_replays].\n"
+    leaves = ", ".join(sorted(kinds - {"split"})) or "layer (an empty box)"
+    cites = " Interior leaves rest on Lemma LT (HFTreeAxioms.LT_interior) with V = " + vertices + "." if tight else ""
+    return (f"(* Claim {cid} (Lemma LR): a refutation tree at m = {m} (leaves: {leaves}), replayed by HFTree.replay\n"
+            f"   (soundness: HFTree.replay_sound).{cites} *)\n"
             f"Definition {tag}_tree : tree := {term}.\n"
             f"Definition {tag}_multipliers : list mvec := {g.wrap(vectors)}.\n"
+            f"Definition {tag}_symmetries : list (list nat * Q) := [{'; '.join(symmetries)}].\n"
             f"Definition {tag}_B : lblock := nth 0 lblocks (LBlk [] [] []).\n"
             f"Lemma {tag}_replays : replay_tree (length (lgens {tag}_B)) (norm (padd (pscale c (lQ {tag}_B)) (lP {tag}_B))) (norm (lQ {tag}_B))\n"
-            f"  {m}%nat {tag}_multipliers {tag}_tree = true.\n"
+            f"  {m}%nat {vertices} {tag}_multipliers {tag}_symmetries {tag}_tree = true.\n"
             "Proof. vm_compute. reflexivity. Qed.\n"
             f"Theorem {name} : mstar_ge n F {m + 1}.\n"
-            f"Proof.\n  apply (tree_bound n F c {tag}_B {m} {tag}_multipliers {tag}_tree); [exact lattice_check | exact F_expform | | exact {tag}_replays].\n"
-            f"  exact (Forall_inv blocks_coprime).\nQed."), ""
+            f"Proof.\n{bound}"
+            f"  exact (Forall_inv blocks_coprime).\nQed."), "", tight
 
 
 def _theorem_text(n: int, best: tuple[int, str, frozenset[str]] | None, upper: int | None) -> str:
@@ -358,8 +381,8 @@ def _header(cert: dict, model: Model, out: CoqFile, axioms: list[str]) -> str:
             f"   Exported claims (checked here by Coq): {', '.join(out.exported)}.\n"
             "   Claims NOT exported (left out of the theorem, never assumed):\n"
             f"{left}"
-            f"   Lemma axioms the theorem cites: {', '.join(axioms) or '(none)'} (HFAxioms.v; docs/coq.md).\n"
+            f"   Lemma axioms the theorem cites: {', '.join(axioms) or '(none)'} (HFAxioms.v, HFTreeAxioms.v; docs/coq.md).\n"
             "   Check: " + check_command(out.name) + "\n*)\n"
             "From Coq Require Import List ZArith QArith Reals.\n"
-            "From HF Require Import HFPoly HFSem HFUpper HFTree HFAxioms.\n"
+            "From HF Require Import HFPoly HFSem HFUpper HFTree HFAxioms HFTreeAxioms.\n"
             "Import ListNotations.\nOpen Scope Z_scope.\n\n")

@@ -61,10 +61,13 @@ def wrap(items: Sequence[str], indent: str = "  ") -> str:
     return "[\n" + ";\n".join(indent + item for item in items) + "\n]"
 
 
-def tree(nodes: list, index: int = 0) -> str:
-    """The nested Coq term of a refutation tree given as the certificate's flat list (split, count, layer, farkas).
+def tree(nodes: list, ranks: dict[int, int] | None = None, index: int = 0) -> str:
+    """The nested Coq term of a refutation tree given as the certificate's flat list (split, count, layer, farkas,
+    image, interior).  `ranks`: each image leaf's target node → its rank among targets in replay order; a target is
+    wrapped in Keep (its fact is recorded once it closes) and an image leaf names its target by that rank.
 
     Iterative, so a deep tree does not exhaust Python's stack."""
+    ranks = ranks or {}
     out: list[str] = []
     stack: list[object] = [index]
     while stack:
@@ -74,6 +77,9 @@ def tree(nodes: list, index: int = 0) -> str:
             continue
         node = nodes[item]  # type: ignore[index]
         kind = node[0]
+        if item in ranks:
+            out.append("(Keep ")
+            stack.append(")")
         if kind == "split":
             out.append(f"(S1 {z(node[1][0])} " if len(node[1]) == 1 else f"(Split {zlist(node[1])} ")
             stack += [")", node[3], " ", node[2]]
@@ -81,9 +87,36 @@ def tree(nodes: list, index: int = 0) -> str:
             out.append("Count")
         elif kind == "layer":
             out.append(f"(Layer {node[1]})")
+        elif kind == "image":
+            out.append(f"(Image {ranks[node[1]]} {node[2]})")
+        elif kind == "interior":
+            combination = "; ".join(f"({zlist(f)}, {q(Fraction(c))})" for f, c in node[2])
+            out.append(f"(Interior {zlist(node[1])} [{combination}])")
         else:
             out.append(f"(Farkas {node[1]})")
     return "".join(out)
+
+
+def replay_ranks(nodes: list, targets: set[int]) -> dict[int, int]:
+    """Each target's rank in the order the replay closes nodes (IN child first, then OUT child, then the node).
+
+    Iterative, so a deep tree does not exhaust Python's stack; a node reached twice (a cycle) is refused."""
+    ranks: dict[int, int] = {}
+    seen: set[int] = set()
+    stack: list[tuple[int, bool]] = [(0, False)]
+    while stack:
+        index, done = stack.pop()
+        node = nodes[index]
+        if not done:
+            if index in seen:
+                raise InputError(f"refutation node {index} reached twice")
+            seen.add(index)
+        if node[0] == "split" and not done:
+            stack += [(index, True), (node[2], False), (node[3], False)]  # popped: IN child, OUT child, the split
+            continue
+        if index in targets:
+            ranks[index] = len(ranks)
+    return ranks
 
 
 def multiplier(side: str, e: list[int], lam: Fraction) -> str:

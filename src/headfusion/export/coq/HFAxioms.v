@@ -117,18 +117,6 @@ Axiom LR_box : forall n F c B m h, lattice_ok n [B] = true -> expform n F c [B] 
   coprime (length (lgens B)) (lP B) (lQ B) -> represents n h F -> (length h <= m)%nat ->
   exists g, admissible (length (lgens B)) (norm (padd (pscale c (lQ B)) (lP B))) (norm (lQ B)) m g.
 
-(* Lemma LR: a replayed refutation tree at m proves m*(F) >= m + 1 (the replay's soundness is HFTree's theorem). *)
-Theorem tree_bound : forall n F c B m mults t, lattice_ok n [B] = true -> expform n F c [B] ->
-  coprime (length (lgens B)) (lP B) (lQ B) ->
-  replay_tree (length (lgens B)) (norm (padd (pscale c (lQ B)) (lP B))) (norm (lQ B)) m mults t = true ->
-  mstar_ge n F (S m).
-Proof.
-  intros n F c B m mults t Hl He Hc Hr h Hh.
-  destruct (Compare_dec.le_lt_dec (length h) m) as [Hle|Hgt]; [|exact Hgt].
-  destruct (LR_box n F c B m h Hl He Hc Hh Hle) as [g Hg].
-  destruct (refutation_sound _ _ _ _ _ _ Hr g Hg).
-Qed.
-
 (* ---- Lemma LE, rigid edges (docs/mathematics.md §4) ---- *)
 (* e lies on the segment [u, w]: e − u = t·(w − u) with 0 <= t <= 1 (all 2×2 minors zero, projection in range). *)
 Fixpoint minors_zero (x d : expo) : bool :=

@@ -116,8 +116,10 @@ def _three_slices(cert: dict, claim: dict) -> str:
 
 
 def _two_adic(cert: dict, claim: dict) -> str:
+    classes = (r" (times the terms of a class polynomial, Lemma~\ref{lem:CD})"
+               if "lemma:CD" in claim.get("depends_on", []) else "")  # Lemma CD is printed only when an entry uses it
     return (rf"Lemma~\ref{{lem:V2}} stops at ${grouped(cert['summary']['two_adic_bound'])}$: one term per residue class modulo a power"
-            r" of $2$ (times the terms of a class polynomial, Lemma~\ref{lem:CD}), and only binomial factors of $Q'_B$ enter it.")
+            rf" of $2${classes}, and only binomial factors of $Q'_B$ enter it.")
 
 
 def _faces(cert: dict, claim: dict) -> str:

@@ -154,3 +154,51 @@ def test_the_pair_sketch_with_one_scale_gives_the_reason_of_that_case():
     text = _sketch(claims)
     assert r"$\tilde D(y)=\alpha+\gamma y$" in text and r"for both weights, which differ" in text and r"$m^*(F)\ge3$" in text
     assert "least scale" not in text
+
+
+# -- item 5: the gap paragraph of a graph containing the paw says exactly what is proved and what is open ------------------
+
+K4_PENDANT = "sigmoid(q1-q5) + sigmoid(q2-q3) + sigmoid(q2-q4) + sigmoid(q2-q5) + sigmoid(q3-q4) + sigmoid(q3-q5) + sigmoid(q4-q5)"
+ROW30 = ("sigmoid(q1-q2) + sigmoid(q1-q4) + sigmoid(q1-q5) + sigmoid(q2-q4) + sigmoid(q2-q5) + sigmoid(q3-q4) + sigmoid(q3-q5)"
+         " + sigmoid(q4-q5)")  # K_4 on 1, 2, 4, 5 and vertex 3 joined to 4, 5: the faces along ±e_4 carry the paw
+
+
+def _gap(cert: dict) -> str:
+    from headfusion.render.gap import gap_paragraph
+
+    gap = gap_paragraph(cert)
+    assert gap is not None and "$$" not in gap  # two formulas never touch (TeX would read display math)
+    return gap
+
+
+def test_the_k35_gap_sentence_says_what_the_grid_argument_leaves_open(k4):
+    gap = _gap(k4)
+    assert r"Lemma~\ref{lem:K35} stops at $35$" in gap
+    assert "at least 38 terms when each of $x_1,\\dots,x_4$ has exactly four levels (fewer are impossible, by Descartes' rule)" in gap
+    assert r"excluded only by counting its slices, at least 7 terms each (Lemma~\ref{lem:LH}): at least 35 terms" in gap
+    assert "a multiple with 35 to 37 terms in which some variable has five levels is not excluded" in gap
+    assert "homogeneous cofactors of degree at most 2" in gap and "evidence only, not used here" in gap
+    assert "four levels in each variable or fewer" not in gap and "finds none below 38" not in gap  # round 6: narrower than proved; vague
+
+
+def test_the_disjoint_face_gap_sentence_gives_its_sum_and_what_it_does_not_count():
+    cert = built(K4_PENDANT)
+    ev = claim(cert, "lower:faces")["evidence"]
+    bounds = [int(ev["functions"][k]["bound"]) for _, k in ev["faces"]]
+    assert bounds == [35, 35] and sum(bounds) == cert["summary"]["lower_bound"] == 70
+    gap = _gap(cert)
+    assert (r"Lemma~\ref{lem:LD} stops at $70=2\cdot 35$, the sum over its $2$ pairwise disjoint faces of the proved lower bounds of"
+            r" their face functions") in gap
+    assert "this certificate does not show it to be the face function's minimum" in gap and "no term of $D$ off them" in gap
+
+
+def test_the_three_slice_gap_sentence_gives_its_formula_with_the_proved_bounds():
+    cert = built(ROW30)
+    gap = _gap(cert)
+    formula = re.search(r"Lemma~\\ref\{lem:V3\} stops at \$(\d+)=\\min\(4\\cdot(\d+),3\\cdot\2\+(\d+),2\\cdot\2\+\\max\(\2,([34])\\cdot\3\)\)\$", gap)
+    assert formula, gap
+    bound, t_y, t_g, theta = (int(x) for x in formula.groups())
+    assert bound == min(4 * t_y, 3 * t_y + t_g, 2 * t_y + max(t_y, theta * t_g)) == cert["summary"]["lower_bound"] == 119
+    assert (t_y, t_g) == (35, 14)  # K_4 by Lemma K35, W14 on the collapse
+    assert rf"the bounds $\mathcal{{T}}_Y={t_y}$ and $\mathcal{{T}}_\Gamma={t_g}$ of Table~\ref{{tab:threeslices}}" in gap
+    assert "it uses nothing else about $D$, and never the numerator $P'$" in gap

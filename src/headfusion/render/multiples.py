@@ -62,8 +62,13 @@ def entry_value(item: dict, rank: int) -> int:
         return VALUES[item["lemma"]]
     if method == "slices":
         return (sum(int(k) for _, k in item["roots"]) + 1) * entry_value(item["mu"], rank)
-    t_y, t_g, theta = entry_value(item["mu"], rank), entry_value(item["lines"], len(item["projection"])), _theta(item, rank)[0]
+    t_y, t_g, theta = three_slice_values(item, rank)
     return min(4 * t_y, 3 * t_y + t_g, 2 * t_y + max(t_y, theta * t_g))
+
+
+def three_slice_values(item: dict, rank: int) -> tuple[int, int, int]:
+    """(T_Y, T_Γ, ϑ) of a V3 entry: the bounds its nested entries prove, and 3 or 4 (display only)."""
+    return entry_value(item["mu"], rank), entry_value(item["lines"], len(item["projection"])), _theta(item, rank)[0]
 
 
 def _named(p: Poly, t_scale: int, namer: Namer | None) -> str:

@@ -98,6 +98,7 @@ def test_a_grid_factor_is_a_group_so_no_line_breaks_inside_it(k4, row29):
         # TeX may break a formula after the + inside (m_2+m_3); a {...} group is one unbreakable atom
         assert all(before == "{" and after == "}" for before, _, after in factors), factors
         assert r"}\,\allowbreak{" in table  # a line may still break between two factors
+    assert r"\label{tab:grids}\\*" in _tex(k4) and r"$\mathcal{T}\ge$\\* \midrule" in _tex(k4)  # no page break under the header
 
 
 # -- item 2: one parenthesis after a lemma's name -------------------------------------------------------------------------
@@ -152,7 +153,7 @@ def test_the_pair_sketch_with_one_scale_gives_the_reason_of_that_case():
     claims = {c["id"]: copy.deepcopy(c) for c in cert["claims"]}
     claims["lower:pair-biased"]["evidence"]["terms"] = [[1, 1, 0, 1], [1, 2, 0, 1]]  # σ(q) + σ(q + log 2), display only
     text = _sketch(claims)
-    assert r"$\tilde D(y)=\alpha+\gamma y$" in text and r"for both weights, which differ" in text and r"$m^*(F)\ge3$" in text
+    assert r"$\tilde D(y)=\alpha+\gamma y$" in text and r"for both weights, impossible as they differ" in text and r"$m^*(F)\ge3$" in text
     assert "least scale" not in text
 
 

@@ -45,7 +45,7 @@ def one_line_sentence(claims: dict[str, dict]) -> str | None:
         return poles + (r" A head with at most two atoms then has a binomial $D=\tilde D(x^g)$, $g$ its exponent and $\tilde D(y)=\alpha+\gamma y$"
                         r" with $\alpha,\gamma>0$ (a monomial has no roots), and $\tilde D$ has the one root $-\alpha/\gamma$. The roots of $1+w_ix^a$"
                         r" form a coset of the $a$-th roots of unity, which $x\mapsto x^g$ maps to roots of $\tilde D$, so to $-\alpha/\gamma$ alone: $g/a$"
-                        r" is odd and $-w_i^{-g/a}=-\alpha/\gamma$ for both weights, which differ"
+                        r" is odd and $-w_i^{-g/a}=-\alpha/\gamma$ for both weights, impossible as they differ"
                         rf" (Lemma~\ref{{lem:{ctx['lemma']}}}): $m^*(F)\ge{ctx['bound']}$.")
     return poles + (r" If $D$ has at most three terms, write $D=\tilde D(x^g)$ with $g$ the gcd of its exponents: $\tilde D(y)$ is a positive"
                     r" binomial or trinomial in $y$, and on a circle $|y|=\rho'$ it has at most two roots, conjugate, never $\rho'$ and never the"

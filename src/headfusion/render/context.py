@@ -65,9 +65,12 @@ def _dependency_rows(claims_list: list[dict], names: dict[str, str], used: set[s
         deps = c.get("depends_on", [])
         lemmas = [rf"\ref{{lem:{tex_text(lemma_tag(d))}}}" for d in deps if d.startswith("lemma:")]
         others = [names.get(d, tex_text(d)) for d in deps if not d.startswith("lemma:")]
+        name = names[c["id"]]
+        if c.get("kind") == "lemma" and c["id"] not in used:  # one parenthesis: 'Lemma LP (Product; …)', never '(Product) (…)'
+            name = name[:-1] + "; the theorem does not use it)" if name.endswith(")") else name + " (the theorem does not use it)"
         rows.append(
             {
-                "name": names[c["id"]],
+                "name": name,
                 "id": tex_text(c["id"]),
                 "uses": "; ".join(others + ([("Lemma " if len(lemmas) == 1 else "Lemmas ") + ", ".join(lemmas)] if lemmas else []))
                 or "--",
@@ -167,13 +170,33 @@ def _family_bounds(cert: dict) -> bool:
     return any(c.get("id") == "family:graphs" and c["evidence"].get("class") == "complete" for c in cert.get("claims", []))
 
 
-def _lower_by_text(claim_id: object, every_d: bool = False, slices: dict | None = None) -> str | None:
-    """Which lemma gives the theorem's lower bound (a refutation: its section; for every d: the block's, to the power d)."""
+LOWER_BY_ENTRIES = {  # claim id -> (the bound in words, its section, its lemma): claims whose lemmas depend on their entries
+    "lower:two-adic": ("the 2-adic bound", "sec:twoadic", "V2"),  # and CD when an entry has a class
+    "lower:grid": ("the grid bound", "sec:grids", "K35"),  # or W14, K4GRID: the lemma each entry names
+}
+
+
+def lower_by(claim_id: str, depends_on: list[str] | None = None) -> str | None:
+    """Where a lower-bound claim's bound comes from, in words; a claim of LOWER_BY_ENTRIES names the lemmas it depends on
+    (a 2-adic bound with a class entry cites Lemma CD after V2), LM last."""
+    if claim_id in LOWER_BY_ENTRIES and depends_on:
+        words, section, first = LOWER_BY_ENTRIES[claim_id]
+        tags = sorted((d.removeprefix("lemma:") for d in depends_on if d.startswith("lemma:") and d != "lemma:LM"), key=lambda t: (t != first, t))
+        refs = [rf"\ref{{lem:{tex_text(t)}}}" for t in tags] + [r"\ref{lem:LM}"] * ("lemma:LM" in depends_on)
+        if refs:
+            cited = refs[0] if len(refs) == 1 else ", ".join(refs[:-1]) + r" and~" + refs[-1]
+            return rf"{words} (Lemma{'s' if len(refs) > 1 else ''}~{cited}, Section~\ref{{{section}}})"
+    return LOWER_BY.get(claim_id)
+
+
+def _lower_by_text(claim_id: object, every_d: bool = False, slices: dict | None = None, depends_on: list[str] | None = None) -> str | None:
+    """Which lemma gives the theorem's lower bound (a refutation: its section; for every d: the block's, to the power d);
+    `depends_on`: the claim's dependencies, for the claims whose lemmas depend on their entries."""
     if claim_id == "lower:slices" and slices and not every_d:
         return _slices_lower_by(slices)
     if isinstance(claim_id, str) and claim_id.startswith("search:"):
         return rf"a refutation tree (Lemma~\ref{{lem:LR}}, Section~\ref{{sec:refutations}}, claim \texttt{{{claim_id}}})"
-    text = LOWER_BY.get(claim_id) if isinstance(claim_id, str) else None
+    text = lower_by(claim_id, depends_on) if isinstance(claim_id, str) else None
     if text and every_d:
         return EVERY_D_LOWER_BY.get(claim_id)
     return text
@@ -312,7 +335,8 @@ def build_context(cert: dict, file_stem: str | None = None) -> dict:
         "unit_roots": unit_roots_context(claims),
         "one_line": one_line_context(claims),
         "lower_by_text": (_family_lower_by(cert) if spec.get("graphs") else
-                          _lower_by_text(summary.get("lower_bound_claim"), bool(spec.get("every_d")), slices)),
+                          _lower_by_text(summary.get("lower_bound_claim"), bool(spec.get("every_d")), slices,
+                                         claims.get(str(summary.get("lower_bound_claim")), {}).get("depends_on"))),
         "refutations": refutations_context(cert),
         "refutation_p": P,
         "refutation_q": Q,

@@ -34,14 +34,15 @@ def first_member(cert: dict) -> tuple[int, str] | None:
 
 def first_member_sentence(cert: dict) -> str | None:
     """'F_1 = c_1 + F …: m*(F_1) = 4 exactly.' from the block claim the theorem does not use (None when there is none)."""
-    from headfusion.render.context import LOWER_BY
+    from headfusion.render.context import lower_by
 
     first = first_member(cert)
     if first is None:
         return None
     bound, cid = first
     upper = int(cert["summary"]["upper_bound"])
-    by = LOWER_BY.get(cid, rf"Lemma {LEMMA_OF_CLAIM.get(cid, cid)}")
+    deps = next((c.get("depends_on") for c in cert.get("claims", []) if c.get("id") == cid), None)
+    by = lower_by(cid, deps) or rf"Lemma {LEMMA_OF_CLAIM.get(cid, cid)}"
     value = (rf"$m^*(F_1)={tex_int(upper)}$ exactly" if bound >= upper
              else rf"${tex_int(bound)}\le m^*(F_1)\le{tex_int(upper)}$")
     return (rf"$F_1=c_1+F$ and $m^*$ does not change when a constant is added; {by} gives $m^*(F)\ge{tex_int(bound)}$"

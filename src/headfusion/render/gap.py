@@ -22,13 +22,16 @@ only ("the claim lower:new gives m* ≥ 7").
 
 from __future__ import annotations
 
+import re
 from typing import Callable
 
 from headfusion.kernel.cyclotomic import cyclotomic
+from headfusion.kernel.grids import VALUES
 from headfusion.kernel.poly import divide, poly_from_json
 from headfusion.kernel.verify import MULTIPLICATIVE
 from headfusion.proof.evidence import support_size
 from headfusion.render.everyd import every_d_gap, first_member
+from headfusion.render.multiples import three_slice_values
 from headfusion.render.tex import tex_int, tex_text
 from headfusion.render.tournament4 import theorem_k_stop
 
@@ -111,23 +114,60 @@ def _slices(cert: dict, claim: dict) -> str:
 
 
 def _three_slices(cert: dict, claim: dict) -> str:
-    return (rf"Lemma~\ref{{lem:V3}} stops at ${grouped(cert['summary']['three_slice_bound'])}$: it counts three or four $\omega$-slices of"
-            r" $D$, each bounded by the factor $Y$ alone, and the lines of one slice in one direction; it never uses the numerator $P'$.")
+    bound = int(cert["summary"]["three_slice_bound"])
+    exp = _evidence(cert, "exp-form")
+    entries = [item for item in claim.get("evidence", {}).get("shapes", []) if item is not None]
+    value, values = grouped(bound), r"the bounds $\mathcal{T}_Y$ and $\mathcal{T}_\Gamma$ of Table~\ref{tab:threeslices}"
+    if len(entries) == 1 and entries[0]["method"] == "three-slices" and len(exp.get("blocks", [])) == 1:  # one V3 entry gives the bound
+        rank = len(exp["shapes"][int(exp["blocks"][0]["shape"])]["rows"])
+        t_y, t_g, theta = three_slice_values(entries[0], rank)
+        if min(4 * t_y, 3 * t_y + t_g, 2 * t_y + max(t_y, theta * t_g)) == bound:
+            value += rf"=\min(4\cdot{t_y},3\cdot{t_y}+{t_g},2\cdot{t_y}+\max({t_y},{theta}\cdot{t_g}))"
+            values = rf"the bounds $\mathcal{{T}}_Y={t_y}$ and $\mathcal{{T}}_\Gamma={t_g}$ of Table~\ref{{tab:threeslices}}"
+    return (rf"Lemma~\ref{{lem:V3}} stops at ${value}$, its formula with {values}: it counts the nonzero $\omega$-slices of $D$ (at"
+            r" least three), each a nonnegative multiple of the factor $Y$ with at least $\mathcal{T}_Y$ terms, and, when there are three,"
+            r" the lines in direction $\varepsilon$ of one slice, at least $\mathcal{T}_\Gamma$; it uses nothing else about $D$, and never the"
+            r" numerator $P'$.")
 
 
 def _two_adic(cert: dict, claim: dict) -> str:
+    classes = (r" (times the terms of a class polynomial, Lemma~\ref{lem:CD})"
+               if "lemma:CD" in claim.get("depends_on", []) else "")  # Lemma CD is printed only when an entry uses it
     return (rf"Lemma~\ref{{lem:V2}} stops at ${grouped(cert['summary']['two_adic_bound'])}$: one term per residue class modulo a power"
-            r" of $2$ (times the terms of a class polynomial, Lemma~\ref{lem:CD}), and only binomial factors of $Q'_B$ enter it.")
+            rf" of $2${classes}, and only binomial factors of $Q'_B$ enter it.")
 
 
 def _faces(cert: dict, claim: dict) -> str:
-    return (rf"Lemma~\ref{{lem:LD}} stops at ${grouped(cert['summary']['disjoint_face_bound'])}$: it counts only the terms of $D$ on the"
-            r" chosen pairwise disjoint faces, each face by the proved bound of its face function, and none of the terms off them.")
+    ev = claim.get("evidence", {})
+    bounds = [int(ev["functions"][k]["bound"]) for _, k in ev.get("faces", [])]
+    counts = {b: bounds.count(b) for b in sorted(set(bounds), reverse=True)}
+    total = "=" + " + ".join(rf"{n}\cdot {grouped(b)}" if n > 1 else grouped(b) for b, n in counts.items()) if len(bounds) > 1 else ""
+    return (rf"Lemma~\ref{{lem:LD}} stops at ${grouped(cert['summary']['disjoint_face_bound'])}{total}$, the sum over its ${len(bounds)}$"
+            r" pairwise disjoint faces of the proved lower bounds of their face functions (Table~\ref{tab:faces}): it counts the terms of"
+            r" $D$ on these faces only, on each at least that proved bound (this certificate does not show it to be the face function's"
+            r" minimum), and no term of $D$ off them.")
 
 
 def _unit_roots(cert: dict, claim: dict) -> str:
     return (r"Lemma~\ref{lem:LU} stops at $4$ by design: its argument (a denominator $D=gQ'$ with at most $3$ terms has too few"
             r" roots of unity) excludes only heads with at most $3$ atoms, and says nothing about heads with more.")
+
+
+def _grid(cert: dict, claim: dict) -> str:
+    stated = re.search(r"\\ge\s*([0-9]+)\$?\.?\s*$", str(claim.get("statement", "")))  # 'by Lemmas K35 and LM, $m^*(F)\ge 35$.'
+    bound = int(stated.group(1)) if stated else None
+    if "lemma:K35" in claim.get("depends_on", []) and bound == VALUES["K35"]:  # one K_4 factor: what its grid argument leaves open
+        return (r"Lemma~\ref{lem:K35} stops at $35$: for a nonnegative multiple of $\prod_{i<j\le4}(x_i+x_j)$, the form to which the"
+                r" proof of Lemma~\ref{lem:K4GRID} reduces the product of the six binomials of Table~\ref{tab:grids}, its grid argument gives"
+                r" at least 38 terms when each of $x_1,\dots,x_4$ has exactly four levels (fewer are impossible, by Descartes' rule), while a"
+                r" variable with five or more levels is excluded only by counting its slices, at least 7 terms each (Lemma~\ref{lem:LH}): at least"
+                r" 35 terms. So a multiple with 35 to 37 terms in which some variable has five levels is not excluded (a float MIP over the"
+                r" homogeneous cofactors of degree at most 2 finds none with fewer than 38 terms: evidence only, not used here). The lemma"
+                r" bounds the terms of $D=gQ'$ only: the numerator $P'$ never enters.")
+    cited = ", ".join(rf"Lemma~\ref{{lem:{t}}} (${VALUES[t]}$)" for t in VALUES if f"lemma:{t}" in claim.get("depends_on", []))
+    opening = rf"The grid bound stops at ${grouped(bound)}$: it uses" if bound is not None else "The grid bound uses"
+    return (rf"{opening} only the values of {cited}, each a bound on the terms of a nonnegative multiple of a product of binomials,"
+            r" and the numerator $P'$ never enters.")
 
 
 def _refutation(cert: dict, claim: dict) -> str:
@@ -156,9 +196,7 @@ STOPS: dict[str, Sentence] = {  # claim id → where its lemma stops and why (a 
     "lower:faces": _faces,
     "lower:theorem-k": theorem_k_stop,
     "lower:line": _line,
-    "lower:grid": lambda cert, claim: (r"Lemma~\ref{lem:K35} stops at $35$: its grid argument excludes every multiple with at most 34 terms"
-                                       r" and four levels in each variable or fewer; a multiple with 35 to 37 terms in which some variable has five"
-                                       r" levels is not excluded (a float MIP, evidence only, finds none below 38), and the numerator $P'$ never enters."),
+    "lower:grid": _grid,
 }
 
 

@@ -62,8 +62,13 @@ def entry_value(item: dict, rank: int) -> int:
         return VALUES[item["lemma"]]
     if method == "slices":
         return (sum(int(k) for _, k in item["roots"]) + 1) * entry_value(item["mu"], rank)
-    t_y, t_g, theta = entry_value(item["mu"], rank), entry_value(item["lines"], len(item["projection"])), _theta(item, rank)[0]
+    t_y, t_g, theta = three_slice_values(item, rank)
     return min(4 * t_y, 3 * t_y + t_g, 2 * t_y + max(t_y, theta * t_g))
+
+
+def three_slice_values(item: dict, rank: int) -> tuple[int, int, int]:
+    """(T_Y, T_Γ, ϑ) of a V3 entry: the bounds its nested entries prove, and 3 or 4 (display only)."""
+    return entry_value(item["mu"], rank), entry_value(item["lines"], len(item["projection"])), _theta(item, rank)[0]
 
 
 def _named(p: Poly, t_scale: int, namer: Namer | None) -> str:
@@ -91,9 +96,7 @@ def entry_rows(R: Poly, item: dict, rank: int, t_scale: int, what: str, rows: li
     elif method == "two-adic":
         row["data"] = _two_adic(item, t_scale)
     elif method == "grid":
-        vertices = pattern_vertices(namer, [tuple(poly_from_json(m, rank + 1))[0][:-1] for m in item["vertices"]])
-        row["data"] = grid_data(item, t_scale) + (f" (the vertices {', '.join(vertices)}{'; ' + merged_note(namer) if merged_note(namer) else ''})"
-                                                 if vertices else "")
+        row["data"] = grid_data(item, t_scale, _grid_vertices(item, rank, namer))
     elif method == "slices":
         Y = poly_from_json(item["A"], rank + 1)
         roots = ", ".join(rf"$-{tex_rational(r)}$" + (rf" (${k}$ times)" if int(k) > 1 else "") for r, k in item["roots"])
@@ -150,13 +153,26 @@ def _three_slices(R: Poly, item: dict, rank: int, t_scale: int, row: dict, rows:
             rf"$\vartheta={theta}$ ({why}); so $\min({4 * t_y},{3 * t_y + t_g},{2 * t_y + max(t_y, theta * t_g)})$")
 
 
-def grid_data(item: dict, t_scale: int) -> str:
-    """A grid row: the pattern's vertex monomials and its factors, each named by its edge (W14's doubled edges squared)."""
+def _grid_vertices(item: dict, rank: int, namer: Namer | None) -> str:
+    """The sentence saying which graph vertices the pattern's monomials stand for, when each m_i + m_j is then a monomial
+    times an edge binomial 1 + x^δ (every m_i has coefficient 1; δ reads as ±(q_a − q_b)); else ''."""
+    monomials = [tuple(poly_from_json(m, rank + 1).items())[0] for m in item["vertices"]]
+    vertices = pattern_vertices(namer, [e[:-1] for e, _ in monomials])
+    if not vertices or any(c != 1 or e[-1] for e, c in monomials):
+        return ""
+    merged = merged_note(namer)
+    return (rf", standing for the vertices {', '.join(vertices)} in this order{' (' + merged + ')' if merged else ''}: each $m_i+m_j$ is"
+            r" a monomial times the binomial of the edge between the vertices of $m_i$ and $m_j$")
+
+
+def grid_data(item: dict, t_scale: int, vertices: str = "") -> str:
+    """A grid row: the pattern's vertex monomials (then `vertices`, the graph vertices they stand for) and its factors
+    (W14's doubled edges squared); a factor is a group, so a line breaks between factors, never inside one."""
     names = [f"$m_{i}={tex_poly(m, t_scale)}$" for i, m in enumerate(item["vertices"])]
-    edges = r"\,".join(rf"(m_{i}+m_{j})" + (f"^{k}" if k > 1 else "") for (i, j), k in PATTERNS[item["lemma"]])
+    edges = r"\,\allowbreak".join(rf"{{(m_{i}+m_{j})" + (f"^{k}" if k > 1 else "") + "}" for (i, j), k in PATTERNS[item["lemma"]])
     core = (r"; M12's core (index sets in $\{0..3\}^3$) enumerated by the kernel: at least 12 points, so $7+12+12+7>34$"
             if item["lemma"] == "K35" else "")
-    return f"{', '.join(names)}; ${edges}$ divides it (exact division){core}"
+    return f"{', '.join(names)}{vertices}; ${edges}$ divides it (exact division){core}"
 
 
 def entries_context(summary: dict, claims: dict[str, dict], cid: str, bound_key: str | None) -> dict | None:

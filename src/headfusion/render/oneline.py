@@ -32,13 +32,24 @@ def one_line_context(claims: dict[str, dict]) -> dict[str, Any] | None:
 
 
 def one_line_sentence(claims: dict[str, dict]) -> str | None:
-    """The proof sketch's sentence for Theorem Pβ or Lemma P4, or None."""
+    """The proof sketch's sentence for Theorem Pβ or Lemma P4, or None: D̃ (D = D̃(x^g), g the gcd of D's exponents) is
+    defined where it is first used, and the reason is the one of its case (one scale: two roots for a binomial's one)."""
     ctx = one_line_context(claims)
     if ctx is None:
         return None
     what = (rf"two terms $\pm\sigma(a_iq+\log w_i)$ with {'one scale and distinct weights' if ctx['equal'] else 'distinct scales'}"
             if ctx["lemma"] == "PB" else rf"the scales ${ctx['scales']}$, each factor $1+w_ix^{{a_i}}$ surviving in $Q'$")
-    return (rf"In normal form (Section~\ref{{sec:oneline}}) $F$ is a constant plus {what}. Every root of $1+w_ix^{{a_i}}$ is a pole, so a"
-            r" head's $D$ vanishes there; a positive binomial or trinomial $\tilde D(x^g)$ meets each circle of poles in at most two"
-            r" conjugate points, never $\pm i$, which forces $g$ to be an odd multiple of every scale, and then the terms of $N$ in the class of"
-            rf" the least scale modulo $g$ cannot vanish (Lemma~\ref{{lem:{ctx['lemma']}}}): $m^*(F)\ge{ctx['bound']}$.")
+    poles = (rf"In normal form (Section~\ref{{sec:oneline}}) $F$ is a constant plus {what}. Every root of $1+w_ix^{{a_i}}$ is a pole of $F$,"
+             r" so the denominator $D$ of a head vanishes there; take the lowest exponent of $D$ to be $0$.")
+    if ctx["equal"]:  # one scale a, two weights: a binomial D̃ has one root, the two cosets need two
+        return poles + (r" A head with at most two atoms then has a binomial $D=\tilde D(x^g)$, $g$ its exponent and $\tilde D(y)=\alpha+\gamma y$"
+                        r" with $\alpha,\gamma>0$ (a monomial has no roots), and $\tilde D$ has the one root $-\alpha/\gamma$. The roots of $1+w_ix^a$"
+                        r" form a coset of the $a$-th roots of unity, which $x\mapsto x^g$ maps to roots of $\tilde D$, so to $-\alpha/\gamma$ alone: $g/a$"
+                        r" is odd and $-w_i^{-g/a}=-\alpha/\gamma$ for both weights, impossible as they differ"
+                        rf" (Lemma~\ref{{lem:{ctx['lemma']}}}): $m^*(F)\ge{ctx['bound']}$.")
+    return poles + (r" If $D$ has at most three terms, write $D=\tilde D(x^g)$ with $g$ the gcd of its exponents: $\tilde D(y)$ is a positive"
+                    r" binomial or trinomial in $y$, and on a circle $|y|=\rho'$ it has at most two roots, conjugate, never $\rho'$ and never the"
+                    r" pair $\pm i\rho'$. The roots of $1+w_ix^{a_i}$ form a coset of the $a_i$-th roots of unity on one circle, which"
+                    r" $x\mapsto x^g$ maps to roots of $\tilde D$; this forces $g$ to be an odd multiple of every scale, and then the terms of the"
+                    r" numerator $N$ in the class of the least scale modulo $g$ cannot all vanish, whereas $\supp N\subseteq\supp D\subseteq g\mathbb{Z}$"
+                    rf" (Lemma~\ref{{lem:{ctx['lemma']}}}): $m^*(F)\ge{ctx['bound']}$.")

@@ -1,7 +1,7 @@
 """`export --coq` of refutation trees with image and interior leaves (issue 40's acceptance case).
 
-σ(q1) + σ(q2) + σ(q1 + q2) is decided by Lemma LE without a tree; with lemmas=False the search starts at the Newton
-bound m = 6 = V, so its tree has interior leaves (Lemma LT) and, q1 ↔ q2 being a symmetry, image leaves.  Coq replays
+σ(q1) + σ(q2) + σ(q1 + q2) is decided by Lemma LE without a tree; with `certify --trees-only` (lemmas=False) the
+search starts at the Newton bound m = 6 = V, so its tree has interior leaves (Lemma LT) and, q1 ↔ q2 being a symmetry, image leaves.  Coq replays
 both kinds with HFTree.replay, whose soundness is a theorem; interior leaves cite the one axiom LT_interior.
 """
 
@@ -20,7 +20,7 @@ from headfusion.solving.refute import refute
 from headfusion.spec.errors import InputError
 from headfusion.spec.load import load_spec
 
-from .conftest import HANG_GUARD
+from .conftest import HANG_GUARD, run_cli
 from .test_export_coq import COQC, REALS, _coqc, _library, _tamper, assumptions, needs_coq
 
 TRIANGLE = "sigmoid(q1) + sigmoid(q2) + sigmoid(q1 + q2)"
@@ -32,6 +32,19 @@ TREE_AXIOMS = ["LC_binomial", "LC_product", "LR_box", "LT_interior"]
 def tight() -> dict:
     """The tree certificate at m = 6 = V (the API with lemmas=False: the CLI's certificate is decided by LE)."""
     return certify(load_spec(TRIANGLE), ["test"], search_timeout=HANG_GUARD, lemmas=False).certificate
+
+
+def test_certify_trees_only_makes_this_certificate(tight: dict, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The CLI's --trees-only is the API's lemmas=False: the same claims, the lower bound by the tree alone."""
+    import json
+
+    code, _, err = run_cli(capsys, "certify", TRIANGLE, "--trees-only", "--out", str(tmp_path), "--name", "t", "--no-pdf", "-q")
+    assert code == 0, err
+    cert = json.loads((tmp_path / "t.json").read_text(encoding="utf-8"))
+    assert cert["claims"] == tight["claims"]
+    assert {c["id"] for c in cert["claims"]} >= {"lower:newton", "search:m6"} and "lower:edges" not in {c["id"] for c in cert["claims"]}
+    code, _, err = run_cli(capsys, "certify", "W", "--every-d", "--trees-only", "--out", str(tmp_path))
+    assert code == 2 and "--trees-only" in err and len(err.strip().splitlines()) == 1
 
 
 def _tree(cert: dict) -> list:

@@ -26,6 +26,8 @@ def _certified(args: argparse.Namespace, command: list[str], progress: Progress)
     refutations = _supplied_refutations(args.refutation or [])
     if refutations and (args.no_search or args.every_d):
         raise UsageError("--refutation supplies a search result: it does not combine with --no-search or --every-d")
+    if args.trees_only and (args.every_d or args.every is not None):
+        raise UsageError("--trees-only concerns one function's searches: it does not combine with --every-d or --every")
     if args.every is not None:  # the theorem for a two-parameter family (issue 26)
         if refutations or args.every_d or args.d is not None:
             raise UsageError("--every states a theorem for every pair: leave out --d, --every-d and --refutation")
@@ -37,7 +39,7 @@ def _certified(args: argparse.Namespace, command: list[str], progress: Progress)
         searches = lambda seconds: deadline(seconds, "certify's searches")  # noqa: E731 - nested in the command's own guard
         return certify(spec, command, search=not args.no_search, search_timeout=args.search_timeout,
                        progress=progress, timings=args.timings, refutations=refutations, timeout=args.timeout, guard=searches,
-                       announce=progress.say)
+                       announce=progress.say, lemmas=not args.trees_only)
     if args.d is not None:
         raise UsageError("--every-d states the theorem for every d: leave out --d")
     return certify_every_d(args.spec, command)

@@ -69,6 +69,10 @@ def build_parser() -> argparse.ArgumentParser:
                           help="a refutation found by `search SPEC --atoms M --refute --json > FILE` (e.g. on a cluster); "
                                "replayed by the kernel, it replaces the solver at that M (repeatable)")
     certify_.add_argument("--timings", action="store_true", help="record solver seconds (output no longer byte-identical)")
+    certify_.add_argument("--trees-only", action="store_true",
+                          help="no lower-bound lemma but L5 (Newton): the searches start at the Newton bound and each step up is a "
+                               "refutation tree, the proof whose `export --coq` rests on the fewest lemma axioms (docs/coq.md); "
+                               "it may take far longer")
     certify_.set_defaults(handler=cmd_certify)
 
     explore_ = add("explore", "table of bounds and minima over a family's parameter")

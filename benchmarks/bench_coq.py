@@ -23,6 +23,7 @@ CORPUS = [(f"W_{d}", "W", d) for d in range(3, 11)] + [
     ("σ(q)+σ(2q)+σ(3q)", "sigmoid(q1) + sigmoid(2*q1) + sigmoid(3*q1)", None),
     ("σ(q)+σ(2q)+σ(3q)+σ(6q)", "sigmoid(q1) + sigmoid(2*q1) + sigmoid(3*q1) + sigmoid(6*q1)", None),
     ("σ(q1)+σ(q2)+σ(q1+q2)", "sigmoid(q1) + sigmoid(q2) + sigmoid(q1 + q2)", None),
+    ("σ(q1)+σ(q2)+σ(q1+q2) --trees-only", "sigmoid(q1) + sigmoid(q2) + sigmoid(q1 + q2)", None),  # interior and image leaves
     ("diamond", str(ROOT / "proofs" / "tournament_diamond.toml"), None),
     ("paw", "sigmoid(q1-q2) + sigmoid(q2-q3) + sigmoid(q1-q3) + sigmoid(q3-q4)", None),
     ("σ(q)+σ(2q)+σ(8q)", "sigmoid(q1) + sigmoid(2*q1) + sigmoid(8*q1)", None),
@@ -54,6 +55,7 @@ def main(labels: list[str]) -> None:
         if labels and label not in labels:
             continue
         args = hf + ["certify", spec, "--out", str(work), "--no-pdf", "-q", "--name", "c"] + (["--d", str(d)] if d else [])
+        args += ["--trees-only"] if label.endswith("--trees-only") else []
         subprocess.run(args, check=True, capture_output=True)
         summary = json.loads((work / "c.json").read_text(encoding="utf-8"))["summary"]
         start = time.perf_counter()

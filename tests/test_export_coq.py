@@ -103,6 +103,19 @@ def test_unknown_claim_kinds_are_listed_and_left_out(w3: dict) -> None:
     assert "     - lower:w14: not exported yet" in out.text and out.lower == 8  # listed in the header, never assumed
 
 
+@pytest.mark.parametrize("text", ['x *) Axiom bad : False. (*', 'x " *) Axiom bad : False. (* "', "x (*) Axiom bad : False.",
+                                  "x *\u0000) Axiom bad : False."])
+def test_certificate_text_never_becomes_coq_commands(w3: dict, text: str) -> None:
+    """A claim id or a title that tries to close the header comment (or to open a string inside it) stays inside it."""
+    cert = copy.deepcopy(w3)
+    cert["claims"].insert(-1, {"id": text, "kind": "lower-bound", "title": "x", "statement": "", "depends_on": [], "evidence": {}})
+    cert["spec"]["title"] = text
+    out = export_coq(cert)
+    header, _, rest = out.text.partition("*)\n")
+    assert header.count("Axiom bad") == 2 and "Axiom bad" not in rest  # the title and the left-out id, both in the comment
+    assert '"' not in header and header.count("(*") == 1 and "*)" not in header
+
+
 def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, w3: dict, capsys: pytest.CaptureFixture[str]) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text("{}", encoding="utf-8")

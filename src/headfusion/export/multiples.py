@@ -158,10 +158,10 @@ def theorem_name(claim_id: str) -> str:
 
 
 def multiples_proof(claim_id: str, ev: dict, shapes: list, newton_V: dict[int, int] | None, block_shapes: list[int],
-                    newton_cited: set[str]) -> tuple[str | None, int, str, set[str]]:
+                    newton_cited: set[str], entries_type: type[Entries] = Entries) -> tuple[str | None, int, str, set[str]]:
     """Coq text proving `lower_<claim>` : mstar_ge n F (Π_B k_B) by LM_terms, or (None, 0, reason, ∅)."""
     tag = theorem_name(claim_id)
-    entries = Entries(f"{tag}_e")
+    entries = entries_type(f"{tag}_e")  # export.oneline.LineEntries adds Lemmas LK and CD
     ks: dict[int, tuple[str, int]] = {}
     items = ev.get("shapes")
     if not isinstance(items, list) or len(items) != len(shapes):

@@ -192,5 +192,5 @@ def multiples_proof(claim_id: str, ev: dict, shapes: list, newton_V: dict[int, i
              f"(* Lemma LM with L1, L2, L4 (claim {claim_id}): m*(F) >= Π_B 𝒯_B = {bound}. *)\n"
              f"Theorem {tag} : mstar_ge n F {bound}.\n"
              f"Proof. exact (LM_terms n F c lblocks _ lattice_check F_expform blocks_coprime {tag}_blocks). Qed.")
-    return f"(* Claim {claim_id}: bounds on the terms of nonnegative multiples of Q'_B (HFAxioms: LM, LH, LS, V3, V2). *)\n" + text, bound, "", cited
+    return f"(* Claim {claim_id}: bounds on the terms of nonnegative multiples of Q'_B (HFAxioms, HFLine: LM, LH, LS, V3, V2, LK, CD). *)\n" + text, bound, "", cited
 

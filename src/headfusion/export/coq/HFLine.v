@@ -123,8 +123,9 @@ Close Scope R_scope.
 Definition nonzero_vec (g : list Q) : bool := existsb (fun x => negb (Qeq_bool x 0)) g.
 Definition sign_ok (e : Q) : bool := Qeq_bool e 1 || Qeq_bool e (-1).
 
-(* Theorem Pβ (docs/mathematics.md, PB): g ∈ Q^n nonzero, exactly two terms with a_i >= 1, w_i > 0, ε_i = ±1, and
-   (a_1, w_1) <> (a_2, w_2) when a_1 = a_2 (then w_1 <> w_2, i.e. a·β_2 <> b·β_1): m*(F) >= 4 if a_1 <> a_2, else 3. *)
+(* Theorem Pβ (docs/mathematics.md §4, "One line with biases"; Lemma PB in certificates): g ∈ Q^n nonzero, exactly
+   two terms with a_i >= 1, w_i > 0, ε_i = ±1, and w_1 <> w_2 when a_1 = a_2 (i.e. a·β_2 <> b·β_1):
+   m*(F) >= 4 if a_1 <> a_2, else 3. *)
 Definition pair_ok (n : nat) (g : list Q) (ts : list lterm) : bool :=
   Nat.eqb (length g) n && nonzero_vec g
   && match ts with
@@ -135,9 +136,9 @@ Definition pair_ok (n : nat) (g : list Q) (ts : list lterm) : bool :=
 Definition pair_bound (ts : list lterm) : nat := match ts with [t1; t2] => if Z.eqb (la t1) (la t2) then 3%nat else 4%nat | _ => 0%nat end.
 Axiom P_beta : forall n F g c0 ts, pair_ok n g ts = true -> line_form n F g c0 ts -> mstar_ge n F (pair_bound ts).
 
-(* Lemma P4 (docs/mathematics.md, P4): g ∈ Q^n nonzero, terms merged (distinct (a, w), ε <> 0, a >= 1, w > 0), at least
-   two distinct scales, Σ_{a_i = min a} ε_i·w_i <> 0, F = c + P'/Q' in lowest terms with every 1 + w_i x^a_i dividing
-   Q' (each of its roots a pole of F): m*(F) >= 4. *)
+(* Lemma P4 (docs/mathematics.md §4, "One line with biases"): g ∈ Q^n nonzero, terms merged (distinct (a, w), ε <> 0,
+   a >= 1, w > 0), at least two distinct scales, Σ_{a_i = min a} ε_i·w_i <> 0, and F = c + P'/Q' in lowest terms with
+   every 1 + w_i x^a_i dividing Q' (each of its roots a pole of F): m*(F) >= 4. *)
 Definition least_scale (ts : list lterm) : Z := fold_right (fun t m => Z.min (la t) m) (match ts with [] => 0%Z | t :: _ => la t end) ts.
 Definition residue_sum (ts : list lterm) : Q :=
   fold_right (fun t acc => if Z.eqb (la t) (least_scale ts) then (leps t * lw t + acc)%Q else acc) 0%Q ts.

@@ -21,6 +21,7 @@ from .test_export_coq import REALS, _coqc, _tamper, assumptions, library, needs_
 QUADRUPLE = "sigmoid(q1) + sigmoid(2*q1) + sigmoid(4*q1) + sigmoid(8*q1)"  # LK mod 16: 16 = the product
 TILTED = "sigmoid(q1+log(2))+sigmoid(2*q1+log(4))"  # LK on Q′(x/2): 4
 PAIR_OF_TRIPLES = "attn([0, q1, 2*q1], [0, 1, 3]) + attn([0, q2, 2*q2], [0, 1, 3])"  # LK mod 3 on two blocks: 9
+MIXED = "attn([0, q1, 2*q1], [0, 1, 3]) + sigmoid(q2-q3) + sigmoid(q3-q4) + sigmoid(q2-q4)"  # LK 3 × L5 6 (LM): 18 ≤ m* ≤ 21
 LADDER = "sigmoid(q1) + sigmoid(2*q1) + sigmoid(2*q1+log(3))"  # CD: A = 2, class {1, 3}, one level: (2 + 1)·2 = 6
 BIASED_LEVELS = "sigmoid(q1+log(3)) + sigmoid(2*q1+log(5)) + sigmoid(4*q1+log(7))"  # V2 with three levels: 8
 PAIR = "1/2 + sigmoid(3*q1+log(2)) - sigmoid(7*q1)"  # Theorem Pβ: 4
@@ -30,6 +31,7 @@ CORPUS = [  # (spec, lower, upper, the lemma axioms the theorem cites)
     (QUADRUPLE, 16, 16, sorted(LOWEST + ["LK_classes", "LM_terms"])),
     (TILTED, 4, 4, sorted(LOWEST + ["LK_classes", "LM_terms"])),
     (PAIR_OF_TRIPLES, 9, 9, ["LB_bezout", "LC_product", "LK_classes", "LM_terms"]),
+    (MIXED, 18, 21, sorted(LOWEST + ["L5_terms", "LK_classes", "LM_terms"])),
     (LADDER, 6, 6, sorted(LOWEST + ["CD_classes", "LM_terms"])),
     (BIASED_LEVELS, 8, 8, sorted(LOWEST + ["LM_terms", "V2_two_adic"])),
     (PAIR, 4, 4, ["P_beta"]),  # Pβ needs no lowest terms

@@ -180,7 +180,7 @@ def multiples_proof(claim_id: str, ev: dict, shapes: list, newton_V: dict[int, i
             steps.append(f"  apply Forall2_cons; [exact {ks[s][0]}|].\n")
             bound_ks.append(ks[s][1])
         elif V is not None:  # L5 on this block (LM mixes it with the others)
-            steps.append(f"  apply Forall2_cons; [exact (L5_terms {shapes[s].rank} _ _ ltac:(vm_compute; reflexivity) shape{s}_newton)|].\n")
+            steps.append(f"  apply Forall2_cons; [exact (L5_terms {shapes[s].rank} shape{s}_Q _ ltac:(vm_compute; reflexivity) shape{s}_newton)|].\n")
             bound_ks.append(V)
             cited |= {"L5_terms"} | newton_cited
         else:

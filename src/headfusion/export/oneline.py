@@ -53,7 +53,7 @@ class LineEntries(Entries):
         if method == "classes" or (method == "two-adic" and item.get("class")):  # type: ignore[union-attr]
             if any(e[-1] for e in R):
                 raise Unsupported("a polynomial with powers of t")
-            return self._classes(term, R, rank, item) if method == "classes" else self._class_descartes(term, rank, R, item)  # type: ignore[arg-type]
+            return self._classes(term, R, rank, item) if method == "classes" else self._class_descartes(term, R, rank, item)  # type: ignore[arg-type]
         return super().entry(term, R, rank, item)
 
     def _classes(self, term: str, R: Poly, rank: int, item: dict) -> tuple[str, int]:
@@ -69,7 +69,7 @@ class LineEntries(Entries):
                           f"apply (LK_classes {rank} {term} [{'; '.join(g.zlist(row) for row in basis)}] {g.qlist(w for _, w in tilt)}); "
                           "vm_compute; reflexivity.")
 
-    def _class_descartes(self, term: str, rank: int, R: Poly, item: dict) -> tuple[str, int]:
+    def _class_descartes(self, term: str, R: Poly, rank: int, item: dict) -> tuple[str, int]:
         if rank != 1:
             raise Unsupported("Lemma CD needs a lattice of rank 1")
         levels = [_rational_weight(e, "2-adic level") for e in item["levels"]]

@@ -27,6 +27,11 @@ CORPUS = [(f"W_{d}", "W", d) for d in range(3, 11)] + [
     ("diamond", str(ROOT / "proofs" / "tournament_diamond.toml"), None),
     ("paw", "sigmoid(q1-q2) + sigmoid(q2-q3) + sigmoid(q1-q3) + sigmoid(q3-q4)", None),
     ("σ(q)+σ(2q)+σ(8q)", "sigmoid(q1) + sigmoid(2*q1) + sigmoid(8*q1)", None),
+    ("σ(q)+σ(2q)+σ(4q)+σ(8q)", "sigmoid(q1) + sigmoid(2*q1) + sigmoid(4*q1) + sigmoid(8*q1)", None),
+    ("two 3-atom heads", "attn([0, q1, 2*q1], [0, 1, 3]) + attn([0, q2, 2*q2], [0, 1, 3])", None),
+    ("σ(q)+σ(2q)+σ(2q+log 3)", "sigmoid(q1) + sigmoid(2*q1) + sigmoid(2*q1+log(3))", None),
+    ("σ(q+log 3)+σ(2q+log 5)+σ(4q+log 7)", "sigmoid(q1+log(3)) + sigmoid(2*q1+log(5)) + sigmoid(4*q1+log(7))", None),
+    ("1/2+σ(3q+log 2)−σ(7q)", "1/2 + sigmoid(3*q1+log(2)) - sigmoid(7*q1)", None),
 ]
 
 

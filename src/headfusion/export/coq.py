@@ -17,13 +17,15 @@ from math import prod
 from headfusion.export import coqdata as g
 from headfusion.export.lowest import Shape, coprime_proof, edges_proof, newton_proof
 from headfusion.export.multiples import CLAIMS as MULTIPLE_CLAIMS, multiples_proof, theorem_name
+from headfusion.export.oneline import LINE_CLAIMS, LineEntries, classes_proof, line_proof
 from headfusion.kernel.base import CheckFailed, SchemaError, integer, rational
 from headfusion.kernel.model import Model, group_polys, model_from_json, relative_keys
 from headfusion.kernel.poly import divide, lattice_coordinates, poly_from_json
 from headfusion.spec.errors import InputError
 
 FORMAT = "headfusion-certificate/3"
-LIBRARY = ("HFPoly.v", "HFSem.v", "HFUpper.v", "HFTree.v", "HFAxioms.v", "HFTreeAxioms.v")  # in load order
+LIBRARY = ("HFPoly.v", "HFSem.v", "HFUpper.v", "HFTree.v", "HFAxioms.v", "HFTreeAxioms.v",
+           "HFLine.v")  # in load order
 TREE_LEAVES = {"split", "count", "layer", "farkas", "image", "interior"}
 
 
@@ -129,7 +131,7 @@ def _export(cert: object) -> CoqFile:
             out.left_out.append(("lower:edges", reason))
     for cid in sorted(set(claims) & set(MULTIPLE_CLAIMS)):  # LH, LS, V3 with LM (and L5 on blocks without an entry)
         used.add(cid)
-        text, bound, reason, cited = multiples_proof(cid, claims[cid]["evidence"], shapes, newton_V, [b.shape for b in blocks], newton_cited) \
+        text, bound, reason, cited = multiples_proof(cid, claims[cid]["evidence"], shapes, newton_V, [b.shape for b in blocks], newton_cited, LineEntries) \
             if coprime_ok else (None, 0, "lowest terms not exported", set())
         if text is not None:
             body.append(text)
@@ -137,6 +139,17 @@ def _export(cert: object) -> CoqFile:
             lowers.append((bound, theorem_name(cid), frozenset(lowest_terms | cited)))
         else:
             out.left_out.append((cid, reason))
+    for cid in sorted(set(claims) & set(LINE_CLAIMS)):  # LK (with L5 and LM), Pβ, P4: export/oneline.py, HFLine.v
+        used.add(cid)
+        ev = claims[cid]["evidence"]
+        text, bound, reason, cited = classes_proof(ev, shapes, newton_V, [b.shape for b in blocks], newton_cited) if cid == "lower:classes" \
+            else line_proof(cid, ev, model.constant, blocks, shapes, coprime_ok)
+        if text is not None and (coprime_ok or cid == "lower:pair-biased"):
+            body.append(text)
+            out.exported.append(cid)
+            lowers.append((bound, theorem_name(cid), frozenset(cited if cid == "lower:pair-biased" else lowest_terms | cited)))
+        else:
+            out.left_out.append((cid, reason or "lowest terms not exported"))
     upper = claims.get("upper")
     if upper is not None:
         used.add("upper")
@@ -389,8 +402,8 @@ def _header(cert: dict, model: Model, out: CoqFile, axioms: list[str]) -> str:
             f"   Exported claims (checked here by Coq): {', '.join(out.exported)}.\n"
             "   Claims NOT exported (left out of the theorem, never assumed):\n"
             f"{left}"
-            f"   Lemma axioms the theorem cites: {', '.join(axioms) or '(none)'} (HFAxioms.v, HFTreeAxioms.v; docs/coq.md).\n"
+            f"   Lemma axioms the theorem cites: {', '.join(axioms) or '(none)'} (HFAxioms.v, HFTreeAxioms.v, HFLine.v; docs/coq.md).\n"
             "   Check: " + check_command(out.name) + "\n*)\n"
             "From Coq Require Import List ZArith QArith Reals.\n"
-            "From HF Require Import HFPoly HFSem HFUpper HFTree HFAxioms HFTreeAxioms.\n"
+            "From HF Require Import HFPoly HFSem HFUpper HFTree HFAxioms HFTreeAxioms HFLine.\n"
             "Import ListNotations.\nOpen Scope Z_scope.\n\n")

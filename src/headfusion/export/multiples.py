@@ -158,10 +158,10 @@ def theorem_name(claim_id: str) -> str:
 
 
 def multiples_proof(claim_id: str, ev: dict, shapes: list, newton_V: dict[int, int] | None, block_shapes: list[int],
-                    newton_cited: set[str]) -> tuple[str | None, int, str, set[str]]:
+                    newton_cited: set[str], entries_type: type[Entries] = Entries) -> tuple[str | None, int, str, set[str]]:
     """Coq text proving `lower_<claim>` : mstar_ge n F (Π_B k_B) by LM_terms, or (None, 0, reason, ∅)."""
     tag = theorem_name(claim_id)
-    entries = Entries(f"{tag}_e")
+    entries = entries_type(f"{tag}_e")  # export.oneline.LineEntries adds Lemmas LK and CD
     ks: dict[int, tuple[str, int]] = {}
     items = ev.get("shapes")
     if not isinstance(items, list) or len(items) != len(shapes):
@@ -180,7 +180,7 @@ def multiples_proof(claim_id: str, ev: dict, shapes: list, newton_V: dict[int, i
             steps.append(f"  apply Forall2_cons; [exact {ks[s][0]}|].\n")
             bound_ks.append(ks[s][1])
         elif V is not None:  # L5 on this block (LM mixes it with the others)
-            steps.append(f"  apply Forall2_cons; [exact (L5_terms {shapes[s].rank} _ _ ltac:(vm_compute; reflexivity) shape{s}_newton)|].\n")
+            steps.append(f"  apply Forall2_cons; [exact (L5_terms {shapes[s].rank} shape{s}_Q _ ltac:(vm_compute; reflexivity) shape{s}_newton)|].\n")
             bound_ks.append(V)
             cited |= {"L5_terms"} | newton_cited
         else:
@@ -192,5 +192,5 @@ def multiples_proof(claim_id: str, ev: dict, shapes: list, newton_V: dict[int, i
              f"(* Lemma LM with L1, L2, L4 (claim {claim_id}): m*(F) >= Π_B 𝒯_B = {bound}. *)\n"
              f"Theorem {tag} : mstar_ge n F {bound}.\n"
              f"Proof. exact (LM_terms n F c lblocks _ lattice_check F_expform blocks_coprime {tag}_blocks). Qed.")
-    return f"(* Claim {claim_id}: bounds on the terms of nonnegative multiples of Q'_B (HFAxioms: LM, LH, LS, V3, V2). *)\n" + text, bound, "", cited
+    return f"(* Claim {claim_id}: bounds on the terms of nonnegative multiples of Q'_B (HFAxioms, HFLine: LM, LH, LS, V3, V2, LK, CD). *)\n" + text, bound, "", cited
 

@@ -15,6 +15,7 @@ from fractions import Fraction
 from math import prod
 
 from headfusion.export import coqdata as g
+from headfusion.export.graphs import CLAIMS as GRAPH_CLAIMS, graphs_proof
 from headfusion.export.lowest import Shape, coprime_proof, edges_proof, newton_proof
 from headfusion.export.multiples import CLAIMS as MULTIPLE_CLAIMS, multiples_proof, theorem_name
 from headfusion.kernel.base import CheckFailed, SchemaError, integer, rational
@@ -23,7 +24,8 @@ from headfusion.kernel.poly import divide, lattice_coordinates, poly_from_json
 from headfusion.spec.errors import InputError
 
 FORMAT = "headfusion-certificate/3"
-LIBRARY = ("HFPoly.v", "HFSem.v", "HFUpper.v", "HFTree.v", "HFAxioms.v")  # in load order
+LIBRARY = ("HFPoly.v", "HFSem.v", "HFUpper.v", "HFTree.v", "HFAxioms.v",
+           "HFGraphs.v")  # in load order
 TREE_LEAVES = {"split", "count", "layer", "farkas"}
 
 
@@ -130,6 +132,16 @@ def _export(cert: object) -> CoqFile:
     for cid in sorted(set(claims) & set(MULTIPLE_CLAIMS)):  # LH, LS, V3 with LM (and L5 on blocks without an entry)
         used.add(cid)
         text, bound, reason, cited = multiples_proof(cid, claims[cid]["evidence"], shapes, newton_V, [b.shape for b in blocks], newton_cited) \
+            if coprime_ok else (None, 0, "lowest terms not exported", set())
+        if text is not None:
+            body.append(text)
+            out.exported.append(cid)
+            lowers.append((bound, theorem_name(cid), frozenset(lowest_terms | cited)))
+        else:
+            out.left_out.append((cid, reason))
+    for cid in sorted(set(claims) & set(GRAPH_CLAIMS)):  # grids (W14, K4GRID, K35) and LD: export/graphs.py
+        used.add(cid)
+        text, bound, reason, cited = graphs_proof(cid, cert, claims[cid]["evidence"], shapes, newton_V, [b.shape for b in blocks], newton_cited, export_coq) \
             if coprime_ok else (None, 0, "lowest terms not exported", set())
         if text is not None:
             body.append(text)
@@ -358,8 +370,8 @@ def _header(cert: dict, model: Model, out: CoqFile, axioms: list[str]) -> str:
             f"   Exported claims (checked here by Coq): {', '.join(out.exported)}.\n"
             "   Claims NOT exported (left out of the theorem, never assumed):\n"
             f"{left}"
-            f"   Lemma axioms the theorem cites: {', '.join(axioms) or '(none)'} (HFAxioms.v; docs/coq.md).\n"
+            f"   Lemma axioms the theorem cites: {', '.join(axioms) or '(none)'} (HFAxioms.v, HFGraphs.v; docs/coq.md).\n"
             "   Check: " + check_command(out.name) + "\n*)\n"
             "From Coq Require Import List ZArith QArith Reals.\n"
-            "From HF Require Import HFPoly HFSem HFUpper HFTree HFAxioms.\n"
+            "From HF Require Import HFPoly HFSem HFUpper HFTree HFAxioms HFGraphs.\n"
             "Import ListNotations.\nOpen Scope Z_scope.\n\n")

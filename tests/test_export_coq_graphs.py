@@ -17,11 +17,13 @@ from tests.test_export_coq import REALS, _certificate, _coqc, _tamper, assumptio
 
 ROW26 = "sigmoid(q1-q5) + sigmoid(q2-q3) + sigmoid(q2-q4) + sigmoid(q2-q5) + sigmoid(q3-q4) + sigmoid(q3-q5) + sigmoid(q4-q5)"
 K4 = "sigmoid(q1-q2) + sigmoid(q1-q3) + sigmoid(q1-q4) + sigmoid(q2-q3) + sigmoid(q2-q4) + sigmoid(q3-q4)"
+C4 = "sigmoid(q1-q2) + sigmoid(q2-q3) + sigmoid(q3-q4) + sigmoid(q1-q4)"
 ROW29 = "sigmoid(q1-q3) + sigmoid(q1-q4) + sigmoid(q1-q5) + sigmoid(q2-q3) + sigmoid(q2-q4) + sigmoid(q2-q5) + sigmoid(q3-q5)"
 LOWEST = ["LC_binomial", "LC_product"]
 CORPUS = [  # (spec, lower, upper, the lemma axioms main cites): atlas graphs-5 rows 26, 10 and 29
     (ROW26, 70, 76, sorted(LOWEST + ["K35_grid", "LD_faces", "LD_rename", "LM_terms"])),  # LD over two K_4 faces, each K35
     (K4, 35, 38, sorted(LOWEST + ["K35_grid", "LM_terms"])),  # Theorem K35
+    (C4, 15, 15, sorted(LOWEST + ["LE_LP"])),  # Lemma LG, proved in Coq by LE over the zonotope's vertices and edges (row 8)
     (ROW29, 86, 86, sorted(LOWEST + ["L5_terms", "LH_hexagon", "LM_terms", "LS_slices", "V3_three_slices", "W14_grid"])),  # V3 with 𝒯_Γ by W14
 ]
 
@@ -39,7 +41,7 @@ def test_disjoint_faces_export_each_face_function_as_a_module(row26: dict) -> No
     out = export_coq(row26)
     assert (out.lower, out.upper) == (70, 76)
     assert out.axioms == CORPUS[0][3]
-    assert "lower:faces" in out.exported and ("lower:graph", "not exported yet") in out.left_out
+    assert {"lower:faces", "lower:graph"} <= set(out.exported) and out.left_out == []
     assert "Module Face0." in out.text and "Theorem lower_faces : mstar_ge n F 70." in out.text
     assert "Theorem main : mstar_ge n F 70 /\\ mstar_le n F 76." in out.text
     assert export_coq(copy.deepcopy(row26)).text == out.text  # deterministic
@@ -49,7 +51,7 @@ def test_a_face_whose_limit_is_not_its_function_is_left_out(row26: dict) -> None
     cert = copy.deepcopy(row26)
     _faces(cert)["faces"][0][0] = [[2, 1]]  # the limit along e_2 is not the K_4 of the table
     out = export_coq(cert)
-    assert "lower:faces" not in out.exported and out.lower == 48  # L5 alone (the acyclic orientations)
+    assert "lower:faces" not in out.exported and out.lower == 49  # LG alone (48 acyclic orientations, + 1)
     assert ("lower:faces", "face 0: the limit of F is not its face function") in out.left_out
 
 
@@ -62,7 +64,7 @@ def test_a_face_function_counts_what_its_exported_claims_prove_not_its_stored_bo
     function["claims"] = function["claims"][:2]  # no Newton bound either: m* >= 1 (mstar_ge_one, a theorem)
     out = export_coq(cert)
     assert "(* Face function 0: no bound exported" in out.text and "Theorem lower_faces : mstar_ge n F 2." in out.text
-    assert out.lower == 48 and out.axioms == sorted(LOWEST + ["L5_LP"])  # F's own L5 is stronger
+    assert out.lower == 49 and out.axioms == sorted(LOWEST + ["LE_LP"])  # F's own LG (through LE) is stronger
 
 
 # ---------------------------------------------------------------- coqc (slow)
@@ -94,6 +96,12 @@ TAMPER_ROW26 = [  # (anchor, old, new): each changes one number of row 26's file
     ("Proof. refine (K35_grid", "([0; -1; 1], 1%Q)", "([0; -1; 2], 1%Q)"),  # a grid vertex's exponent
     ("(divides_by_ok 3 _ shape0_Q", "1%Q", "2%Q"),  # the grid's quotient
 ]
+TAMPER_C4 = [  # Lemma LG through LE: the zonotope's vertices and tree edges the exporter found
+    ("Definition shape0_graph_rigid", "[-6; -4; -2]", "[6; -4; -2]"),  # a vertex's witness
+    ("Definition shape0_graph_rigid", "([0; 1; 1], [-6;", "([0; 1; 0], [-6;"),  # a listed vertex
+    ("Definition shape0_graph_rigid", "[-5; -5; -2]", "[-5; -4; -2]"),  # a tree edge's witness (it exposes a vertex)
+    ("Theorem lower_graph", "F 15", "F 16"),  # the bound V + 1
+]
 TAMPER_ROW29 = [  # W14 as V3's 𝒯_Γ
     ("Proof. refine (W14_grid", "([0; 1; 0], 1%Q)", "([0; 1; 0], 2%Q)"),  # a grid vertex's coefficient
     ("Proof. refine (W14_grid", "[([0; 0; 0], 1%Q)", "[([1; 0; 0], 1%Q)"),  # a grid vertex's exponent (the product no longer divides)
@@ -104,7 +112,9 @@ TAMPER_ROW29 = [  # W14 as V3's 𝒯_Γ
 @pytest.mark.slow
 def test_coqc_rejects_single_number_tamperings_of_grids_and_faces(library: Path, tmp_path: Path) -> None:  # noqa: F811
     cases = [(export_coq(_certificate(tmp_path / "a", ROW26)).text, TAMPER_ROW26),
-             (export_coq(_certificate(tmp_path / "b", ROW29)).text, TAMPER_ROW29)]
+             (export_coq(_certificate(tmp_path / "b", ROW29)).text, TAMPER_ROW29),
+             (export_coq(_certificate(tmp_path / "c", C4)).text, TAMPER_C4)]
+    assert sum(len(t) for _, t in cases) >= 15
     for k, (text, tamperings) in enumerate(cases):
         (library / f"G{k}.v").write_text(text, encoding="utf-8")
         assert _coqc(library, f"G{k}.v").returncode == 0  # the untouched file passes

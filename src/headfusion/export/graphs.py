@@ -1,4 +1,10 @@
-"""Coq proofs of the graph claims: grid bounds on 𝒯 (lower:grid: W14, K4GRID, K35) and disjoint faces (lower:faces, LD).
+"""Coq proofs of the graph claims: grid bounds on 𝒯 (lower:grid: W14, K4GRID, K35), disjoint faces (lower:faces, LD) and
+graphical zonotopes (lower:graph, LG).
+
+Lemma LG is exported as what it proves through Lemma LE, with no axiom of its own: the zonotope's vertices (one per
+order of the block's variables) and a spanning tree of its edges (two neighbours of an order tied), each with an integer
+witness found here, and Coq checks every witness, that each edge is rigid (its face limit is not constant) and
+|supp Q′| > V (LE_LP).
 
 A grid entry becomes one lemma `terms_ge r R k` applying its axiom (HFGraphs.v) to the pattern's vertex monomials and
 the exact division by the pattern's product of binomials (Coq multiplies the quotient back); the claim is then
@@ -12,9 +18,12 @@ disjointness on supp Q′ and states m*(F) ≥ Σ_i m*(F_{u_i}).  Anything not e
 from __future__ import annotations
 
 from fractions import Fraction
+from itertools import permutations
+from math import factorial
 from typing import Callable
 
 from headfusion.export import coqdata as g
+from headfusion.export.lowest import edges_proof
 from headfusion.export.multiples import EXTRA_METHODS, Entries, Unsupported, _quotient, multiples_proof, theorem_name
 from headfusion.kernel.base import CheckFailed, integer, rational_json
 from headfusion.kernel.grids import PATTERNS
@@ -22,7 +31,8 @@ from headfusion.kernel.model import Model, canonical, face_limit, model_from_can
 from headfusion.kernel.poly import Poly, mul, poly_from_json
 from headfusion.spec.errors import InputError
 
-CLAIMS = {"lower:grid": "W14/K4GRID/K35", "lower:faces": "LD"}
+CLAIMS = {"lower:grid": "W14/K4GRID/K35", "lower:faces": "LD", "lower:graph": "LG"}
+MAX_ORDERS = 5040  # LG: the orders of a block's variables tried (7 variables)
 GRIDS = {"W14": ("W14_grid", "W14_pattern", 14), "K4GRID": ("K4GRID_grid", "K4_pattern", 30), "K35": ("K35_grid", "K4_pattern", 35)}
 TABLE = "_coq_faces_table"  # a sub-certificate's key: the face functions a nested lower:faces cites (module, bound, axioms)
 
@@ -164,13 +174,74 @@ def faces_proof(cert: dict, ev: dict, export: Callable) -> tuple[str | None, int
     return "(* Claim lower:faces (Lemma LD): disjoint faces of Newt(Q'), each face limit bounded by its face function. *)\n" + "\n".join(parts), sum(ks), "", cited
 
 
+def _rigid_tree(Q: Poly, variables: int, rows: list[list[tuple[int, int]]]) -> tuple[list, list]:
+    """Witnessed vertices of Newt(Q′_B) and a spanning tree of its edges, each with an exposing witness (LG via LE).
+
+    A vertex potential p (an order of the block's variables) gives the lattice functional c_r = Σ_j p_j·row_r[j]: on a
+    graphical zonotope its maximum is one vertex, and tying two neighbours of the order exposes an edge (two points) when
+    they are adjacent in the graph.  Only *finds*: Coq checks every witness, edge and the rigidity of each edge."""
+    if factorial(variables) > MAX_ORDERS:
+        raise Unsupported(f"a block of {variables} variables: more than {MAX_ORDERS} orders to list its vertices")
+    support = sorted(Q)
+
+    def face(p: list[int]) -> tuple[list[int], list[tuple[int, ...]]]:
+        c = [sum(p[j] * v for j, v in row) for row in rows]
+        levels = {e: sum(a * b for a, b in zip(c, e)) for e in support}
+        top = max(levels.values())
+        return c, [e for e, v in levels.items() if v == top]
+
+    vertices: dict[tuple[int, ...], list[int]] = {}
+    edges, root = [], {}
+
+    def find(e: tuple[int, ...]) -> tuple[int, ...]:
+        while root.setdefault(e, e) != e:
+            e = root[e]
+        return e
+
+    for order in permutations(range(variables)):
+        p = [0] * variables
+        for position, j in enumerate(order):
+            p[j] = 2 * position
+        c, top = face(p)
+        if len(top) == 1:
+            vertices.setdefault(top[0], c)
+        for k in range(variables - 1):
+            a, b = order[k], order[k + 1]
+            tied = list(p)
+            tied[a] = tied[b] = 2 * k + 1
+            c, top = face(tied)
+            if len(top) == 2 and find(top[0]) != find(top[1]):
+                root[find(top[0])] = find(top[1])
+                edges.append([list(top[0]), list(top[1]), c])
+    return [[list(v), w] for v, w in sorted(vertices.items())], edges
+
+
+def graph_proof(cert: dict, shapes: list, block_shapes: list[int]) -> tuple[str | None, int, str, set[str]]:
+    """Lemma LG as Lemma LE: per shape the zonotope's vertices and a spanning tree of its (rigid) edges, found here."""
+    exp = next(c for c in cert["claims"] if c["id"] == "exp-form")["evidence"]
+    newton, rigid = [], []
+    for s, shape in enumerate(shapes):
+        item = exp["shapes"][s]
+        variables = next(len(b["variables"]) for b in exp["blocks"] if integer(b["shape"]) == s)
+        rows = [[(integer(j), integer(v)) for j, v in row] for row in item["rows"]]
+        vertices, edges = _rigid_tree(shape.Q, variables, rows)
+        newton.append({"method": "vertices", "vertices": vertices})
+        rigid.append({"edges": edges})
+    text, bound, reason = edges_proof(shapes, {"shapes": newton}, {"shapes": rigid}, block_shapes)
+    if text is None:
+        return None, 0, reason, set()
+    text = text.replace("lower:edges", "lower:graph").replace("lower_edges", "lower_graph").replace("edges_check", "graph_check")
+    text = text.replace("_rigid", "_graph_rigid").replace("(Lemma LE)", "(Lemma LG, proved by Lemma LE)")
+    return text, bound, "", {"LE_LP"}
+
+
 def graphs_proof(claim_id: str, cert: dict, ev: dict, shapes: list, newton_V: dict[int, int] | None, block_shapes: list[int],
                  newton_cited: set[str], export: Callable) -> tuple[str | None, int, str, set[str]]:
     """The Coq text of a graph claim (lower:grid by LM over its entries, lower:faces by LD), or (None, 0, reason, ∅)."""
     if claim_id == "lower:grid":
         return multiples_proof(claim_id, ev, shapes, newton_V, block_shapes, newton_cited)
     try:
-        return faces_proof(cert, ev, export)
+        return graph_proof(cert, shapes, block_shapes) if claim_id == "lower:graph" else faces_proof(cert, ev, export)
     except (Unsupported, CheckFailed, KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:  # left out, never assumed
         return None, 0, f"not exported: {exc}", set()
 

@@ -58,9 +58,9 @@ def test_a_face_whose_limit_is_not_its_function_is_left_out(row26: dict) -> None
 def test_a_face_function_counts_what_its_exported_claims_prove_not_its_stored_bound(row26: dict) -> None:
     cert = copy.deepcopy(row26)
     function = _faces(cert)["functions"][0]
-    function["claims"] = [c for c in function["claims"] if c[0] != "lower:grid"]  # K35 gone: L5 (24 vertices) remains
+    function["claims"] = [c for c in function["claims"] if c[0] != "lower:grid"]  # K35 gone: LG (24 vertices + 1) remains
     out = export_coq(cert)
-    assert function["bound"] == 35 and "Theorem lower_faces : mstar_ge n F 48." in out.text  # 24 + 24
+    assert function["bound"] == 35 and "Theorem lower_faces : mstar_ge n F 50." in out.text  # 25 + 25
     function["claims"] = function["claims"][:2]  # no Newton bound either: m* >= 1 (mstar_ge_one, a theorem)
     out = export_coq(cert)
     assert "(* Face function 0: no bound exported" in out.text and "Theorem lower_faces : mstar_ge n F 2." in out.text

@@ -26,6 +26,10 @@ CORPUS = [(f"W_{d}", "W", d) for d in range(3, 11)] + [
     ("diamond", str(ROOT / "proofs" / "tournament_diamond.toml"), None),
     ("paw", "sigmoid(q1-q2) + sigmoid(q2-q3) + sigmoid(q1-q3) + sigmoid(q3-q4)", None),
     ("σ(q)+σ(2q)+σ(8q)", "sigmoid(q1) + sigmoid(2*q1) + sigmoid(8*q1)", None),
+    ("C_4 (LG)", "sigmoid(q1-q2) + sigmoid(q2-q3) + sigmoid(q3-q4) + sigmoid(q1-q4)", None),
+    ("K_4 (K35)", "sigmoid(q1-q2) + sigmoid(q1-q3) + sigmoid(q1-q4) + sigmoid(q2-q3) + sigmoid(q2-q4) + sigmoid(q3-q4)", None),
+    ("graphs-5 row 29 (V3, W14)", "sigmoid(q1-q3) + sigmoid(q1-q4) + sigmoid(q1-q5) + sigmoid(q2-q3) + sigmoid(q2-q4) + sigmoid(q2-q5) + sigmoid(q3-q5)", None),
+    ("graphs-5 row 26 (LD)", "sigmoid(q1-q5) + sigmoid(q2-q3) + sigmoid(q2-q4) + sigmoid(q2-q5) + sigmoid(q3-q4) + sigmoid(q3-q5) + sigmoid(q4-q5)", None),
 ]
 
 

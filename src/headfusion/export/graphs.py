@@ -33,6 +33,7 @@ from headfusion.spec.errors import InputError
 
 CLAIMS = {"lower:grid": "W14/K4GRID/K35", "lower:faces": "LD", "lower:graph": "LG"}
 MAX_ORDERS = 5040  # LG: the orders of a block's variables tried (7 variables)
+MAX_WORK = 20_000_000  # LG: orders × variables × |supp Q′_B| × rank, as lowest.sampled_vertices bounds its search
 GRIDS = {"W14": ("W14_grid", "W14_pattern", 14), "K4GRID": ("K4GRID_grid", "K4_pattern", 30), "K35": ("K35_grid", "K4_pattern", 35)}
 TABLE = "_coq_faces_table"  # a sub-certificate's key: the face functions a nested lower:faces cites (module, bound, axioms)
 
@@ -180,9 +181,9 @@ def _rigid_tree(Q: Poly, variables: int, rows: list[list[tuple[int, int]]]) -> t
     A vertex potential p (an order of the block's variables) gives the lattice functional c_r = Σ_j p_j·row_r[j]: on a
     graphical zonotope its maximum is one vertex, and tying two neighbours of the order exposes an edge (two points) when
     they are adjacent in the graph.  Only *finds*: Coq checks every witness, edge and the rigidity of each edge."""
-    if factorial(variables) > MAX_ORDERS:
-        raise Unsupported(f"a block of {variables} variables: more than {MAX_ORDERS} orders to list its vertices")
     support = sorted(Q)
+    if factorial(variables) > MAX_ORDERS or factorial(variables) * variables * len(support) * len(rows) > MAX_WORK:
+        raise Unsupported(f"a block of {variables} variables and {len(support)} points: too large to list its vertices and edges here")
 
     def face(p: list[int]) -> tuple[list[int], list[tuple[int, ...]]]:
         c = [sum(p[j] * v for j, v in row) for row in rows]

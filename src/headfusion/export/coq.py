@@ -129,19 +129,10 @@ def _export(cert: object) -> CoqFile:
             lowers.append((bound, "lower_edges", frozenset(lowest_terms | {"LE_LP"})))
         else:
             out.left_out.append(("lower:edges", reason))
-    for cid in sorted(set(claims) & set(MULTIPLE_CLAIMS)):  # LH, LS, V3 with LM (and L5 on blocks without an entry)
+    for cid in sorted(set(claims) & (set(MULTIPLE_CLAIMS) | set(GRAPH_CLAIMS))):  # LH, LS, V3 with LM; grids, LD, LG (graphs.py)
         used.add(cid)
-        text, bound, reason, cited = multiples_proof(cid, claims[cid]["evidence"], shapes, newton_V, [b.shape for b in blocks], newton_cited) \
-            if coprime_ok else (None, 0, "lowest terms not exported", set())
-        if text is not None:
-            body.append(text)
-            out.exported.append(cid)
-            lowers.append((bound, theorem_name(cid), frozenset(lowest_terms | cited)))
-        else:
-            out.left_out.append((cid, reason))
-    for cid in sorted(set(claims) & set(GRAPH_CLAIMS)):  # grids (W14, K4GRID, K35) and LD: export/graphs.py
-        used.add(cid)
-        text, bound, reason, cited = graphs_proof(cid, cert, claims[cid]["evidence"], shapes, newton_V, [b.shape for b in blocks], newton_cited, export_coq) \
+        args = (claims[cid]["evidence"], shapes, newton_V, [b.shape for b in blocks], newton_cited)
+        text, bound, reason, cited = (graphs_proof(cid, cert, *args, export_coq) if cid in GRAPH_CLAIMS else multiples_proof(cid, *args)) \
             if coprime_ok else (None, 0, "lowest terms not exported", set())
         if text is not None:
             body.append(text)

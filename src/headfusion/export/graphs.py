@@ -34,8 +34,8 @@ from headfusion.spec.errors import InputError
 CLAIMS = {"lower:grid": "W14/K4GRID/K35", "lower:faces": "LD", "lower:graph": "LG"}
 MAX_ORDERS = 5040  # LG: the orders of a block's variables tried (7 variables)
 MAX_WORK = 20_000_000  # LG: orders × variables × |supp Q′_B| × rank, as lowest.sampled_vertices bounds its search
-GRIDS = {"W14": ("W14_grid", "W14_pattern", 14), "K4GRID": ("K4GRID_grid", "K4_pattern", 30), "K35": ("K35_grid", "K4_pattern", 35)}
-TABLE = "_coq_faces_table"  # a sub-certificate's key: the face functions a nested lower:faces cites (module, bound, axioms)
+GRIDS = {"W14": ("W14_grid", 14), "K4GRID": ("K4GRID_grid", 30), "K35": ("K35_grid", 35)}  # the axiom (HFGraphs.v) and 𝒯 ≥ value
+TABLE = "_coq_faces_table"  # a sub-certificate's key: the face functions a nested lower:faces cites (module, bound, axioms, form)
 
 
 def _grid(entries: Entries, term: str, R: Poly, rank: int, item: dict) -> tuple[str, int]:
@@ -43,7 +43,9 @@ def _grid(entries: Entries, term: str, R: Poly, rank: int, item: dict) -> tuple[
     lemma = item.get("lemma")
     if lemma not in GRIDS or not isinstance(item.get("vertices"), list):
         raise Unsupported(f"a grid entry of lemma {lemma} is not exported")
-    axiom, pattern, value = GRIDS[lemma]
+    axiom, value = GRIDS[lemma]
+    if len(item["vertices"]) != 1 + max(j for (_, j), _ in PATTERNS[lemma]):
+        raise Unsupported(f"{lemma} needs one vertex monomial per vertex of its pattern")
     monomials = []
     for m in item["vertices"]:
         p = poly_from_json(m, rank + 1)

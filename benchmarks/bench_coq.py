@@ -30,6 +30,7 @@ CORPUS = [(f"W_{d}", "W", d) for d in range(3, 11)] + [
     ("K_4 (K35)", "sigmoid(q1-q2) + sigmoid(q1-q3) + sigmoid(q1-q4) + sigmoid(q2-q3) + sigmoid(q2-q4) + sigmoid(q3-q4)", None),
     ("graphs-5 row 29 (V3, W14)", "sigmoid(q1-q3) + sigmoid(q1-q4) + sigmoid(q1-q5) + sigmoid(q2-q3) + sigmoid(q2-q4) + sigmoid(q2-q5) + sigmoid(q3-q5)", None),
     ("graphs-5 row 26 (LD)", "sigmoid(q1-q5) + sigmoid(q2-q3) + sigmoid(q2-q4) + sigmoid(q2-q5) + sigmoid(q3-q4) + sigmoid(q3-q5) + sigmoid(q4-q5)", None),
+    ("graphs-6 row 82 (LD, nested)", " + ".join(f"sigmoid(q{e[0]}-q{e[1]})" for e in "12 13 14 15 16 23 24 34".split()), None),
 ]
 
 

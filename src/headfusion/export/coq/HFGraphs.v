@@ -1,12 +1,12 @@
 (* HFGraphs: the lemmas of graphs and faces that exported certificates cite — grid bounds on 𝒯 (W14, K4GRID, K35;
-   docs/mathematics.md §4 "Multigraphs", /work/shared proofs-grids.md) and disjoint faces (LD, docs/mathematics.md §4),
+   docs/mathematics.md §4 "Grid bounds", proofs in templates/lemmas) and disjoint faces (LD, docs/mathematics.md §4),
    with the renaming of a face function to its canonical form.  As in HFAxioms, each axiom is stated as narrowly as
    its lemma over data Coq checks by computation; docs/coq.md says how each was read.  mstar_ge_one is proved. *)
 From Coq Require Import List ZArith QArith Reals Qreals Lia.
 From HF Require Import HFPoly HFSem HFTree HFAxioms.
 Import ListNotations.
 
-(* ---- Grid bounds on 𝒯 (DESIGN §11) ---- *)
+(* ---- Grid bounds on 𝒯 (docs/mathematics.md §4, "W14, K4GRID, M12, K35 Grid bounds") ---- *)
 (* Vertex monomials m_i = c_i·x^(e_i) with c_i > 0, r coordinates each, and e_i − e_0 (i ≥ 1) linearly independent:
    the substitution of the pattern's variables is injective on the lattice. *)
 Definition grid_ok (r : nat) (k : nat) (ms : list (expo * Q)) : bool :=

@@ -70,6 +70,18 @@ def test_a_face_function_counts_what_its_exported_claims_prove_not_its_stored_bo
     assert out.lower == 49 and out.axioms == sorted(LOWEST + ["LE_LP"])  # F's own LG (through LE) is stronger
 
 
+def test_malformed_graph_evidence_is_left_out_with_the_reason(row26: dict) -> None:
+    cert = copy.deepcopy(row26)
+    _faces(cert)["faces"] = [["not a direction"]]
+    grid = next(c for c in _faces(cert)["functions"][0]["claims"] if c[0] == "lower:grid")[1]["shapes"][0]
+    grid["vertices"] = grid["vertices"][:3]  # K35 needs four vertex monomials
+    out = export_coq(cert)
+    assert "lower:faces" not in out.exported and any(cid == "lower:faces" and why.startswith("not exported") for cid, why in out.left_out)
+    _faces(cert)["faces"] = copy.deepcopy(_faces(row26)["faces"])
+    out = export_coq(cert)  # the face function's K35 entry is left out inside its module; LG (25 each) remains
+    assert "Theorem lower_faces : mstar_ge n F 50." in out.text and "K35 needs one vertex monomial per vertex" in out.text
+
+
 # ---------------------------------------------------------------- coqc (slow)
 
 @needs_coq

@@ -32,6 +32,11 @@ CORPUS = [(f"W_{d}", "W", d) for d in range(3, 11)] + [
     ("σ(q)+σ(2q)+σ(2q+log 3)", "sigmoid(q1) + sigmoid(2*q1) + sigmoid(2*q1+log(3))", None),
     ("σ(q+log 3)+σ(2q+log 5)+σ(4q+log 7)", "sigmoid(q1+log(3)) + sigmoid(2*q1+log(5)) + sigmoid(4*q1+log(7))", None),
     ("1/2+σ(3q+log 2)−σ(7q)", "1/2 + sigmoid(3*q1+log(2)) - sigmoid(7*q1)", None),
+    ("C_4 (LG)", "sigmoid(q1-q2) + sigmoid(q2-q3) + sigmoid(q3-q4) + sigmoid(q1-q4)", None),
+    ("K_4 (K35)", "sigmoid(q1-q2) + sigmoid(q1-q3) + sigmoid(q1-q4) + sigmoid(q2-q3) + sigmoid(q2-q4) + sigmoid(q3-q4)", None),
+    ("graphs-5 row 29 (V3, W14)", "sigmoid(q1-q3) + sigmoid(q1-q4) + sigmoid(q1-q5) + sigmoid(q2-q3) + sigmoid(q2-q4) + sigmoid(q2-q5) + sigmoid(q3-q5)", None),
+    ("graphs-5 row 26 (LD)", "sigmoid(q1-q5) + sigmoid(q2-q3) + sigmoid(q2-q4) + sigmoid(q2-q5) + sigmoid(q3-q4) + sigmoid(q3-q5) + sigmoid(q4-q5)", None),
+    ("graphs-6 row 82 (LD, nested)", " + ".join(f"sigmoid(q{e[0]}-q{e[1]})" for e in "12 13 14 15 16 23 24 34".split()), None),
 ]
 
 

@@ -15,6 +15,7 @@ from fractions import Fraction
 from math import prod
 
 from headfusion.export import coqdata as g
+from headfusion.export.graphs import CLAIMS as GRAPH_CLAIMS, graphs_proof
 from headfusion.export.lowest import Shape, coprime_proof, edges_proof, newton_proof
 from headfusion.export.multiples import CLAIMS as MULTIPLE_CLAIMS, multiples_proof, theorem_name
 from headfusion.export.oneline import LINE_CLAIMS, LineEntries, classes_proof, line_proof
@@ -25,7 +26,8 @@ from headfusion.spec.errors import InputError
 
 FORMAT = "headfusion-certificate/3"
 LIBRARY = ("HFPoly.v", "HFSem.v", "HFUpper.v", "HFTree.v", "HFAxioms.v", "HFTreeAxioms.v",
-           "HFLine.v")  # in load order
+           "HFLine.v",
+           "HFGraphs.v")  # in load order
 TREE_LEAVES = {"split", "count", "layer", "farkas", "image", "interior"}
 
 
@@ -129,9 +131,10 @@ def _export(cert: object) -> CoqFile:
             lowers.append((bound, "lower_edges", frozenset(lowest_terms | {"LE_LP"})))
         else:
             out.left_out.append(("lower:edges", reason))
-    for cid in sorted(set(claims) & set(MULTIPLE_CLAIMS)):  # LH, LS, V3 with LM (and L5 on blocks without an entry)
+    for cid in sorted(set(claims) & (set(MULTIPLE_CLAIMS) | set(GRAPH_CLAIMS))):  # LH, LS, V3 with LM; grids, LD, LG (graphs.py)
         used.add(cid)
-        text, bound, reason, cited = multiples_proof(cid, claims[cid]["evidence"], shapes, newton_V, [b.shape for b in blocks], newton_cited, LineEntries) \
+        args = (claims[cid]["evidence"], shapes, newton_V, [b.shape for b in blocks], newton_cited)
+        text, bound, reason, cited = (graphs_proof(cid, cert, *args, export_coq) if cid in GRAPH_CLAIMS else multiples_proof(cid, *args, LineEntries)) \
             if coprime_ok else (None, 0, "lowest terms not exported", set())
         if text is not None:
             body.append(text)
@@ -402,8 +405,8 @@ def _header(cert: dict, model: Model, out: CoqFile, axioms: list[str]) -> str:
             f"   Exported claims (checked here by Coq): {', '.join(out.exported)}.\n"
             "   Claims NOT exported (left out of the theorem, never assumed):\n"
             f"{left}"
-            f"   Lemma axioms the theorem cites: {', '.join(axioms) or '(none)'} (HFAxioms.v, HFTreeAxioms.v, HFLine.v; docs/coq.md).\n"
+            f"   Lemma axioms the theorem cites: {', '.join(axioms) or '(none)'} (HFAxioms.v, HFTreeAxioms.v, HFLine.v, HFGraphs.v; docs/coq.md).\n"
             "   Check: " + check_command(out.name) + "\n*)\n"
             "From Coq Require Import List ZArith QArith Reals.\n"
-            "From HF Require Import HFPoly HFSem HFUpper HFTree HFAxioms HFTreeAxioms HFLine.\n"
+            "From HF Require Import HFPoly HFSem HFUpper HFTree HFAxioms HFTreeAxioms HFLine HFGraphs.\n"
             "Import ListNotations.\nOpen Scope Z_scope.\n\n")

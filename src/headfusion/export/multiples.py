@@ -22,6 +22,7 @@ from headfusion.kernel.threeslices import oriented, projected
 CLAIMS = {"lower:hexagon": "LH", "lower:slices": "LS", "lower:three-slices": "V3", "lower:two-adic": "V2"}
 AXIOM_OF_METHOD = {"vertices": "L5_terms", "hexagon": "LH_hexagon", "slices": "LS_slices", "three-slices": "V3_three_slices",
                    "two-adic": "V2_two_adic"}
+EXTRA_METHODS: dict = {}  # entry methods written elsewhere: export/graphs.py adds "grid" (W14, K4GRID, K35)
 
 
 class Unsupported(Exception):
@@ -58,6 +59,8 @@ class Entries:
 
     def entry(self, term: str, R: Poly, rank: int, item: object) -> tuple[str, int]:
         """The lemma `name : terms_ge rank term k` for R (with its t column, t-free) from `item`; returns (name, k)."""
+        if isinstance(item, dict) and item.get("method") in EXTRA_METHODS and not any(e[-1] for e in R):
+            return EXTRA_METHODS[item["method"]](self, term, R, rank, item)
         if not isinstance(item, dict) or item.get("method") not in AXIOM_OF_METHOD:
             raise Unsupported(f"a {item.get('method') if isinstance(item, dict) else 'malformed'} entry is not exported yet")
         if any(e[-1] for e in R):

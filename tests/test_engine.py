@@ -177,6 +177,7 @@ def test_sigmoid_30030_answers_without_the_degree_limit(monkeypatch):
     assert result["upper_bound"] == 4 and len(result["fused_head"]["atoms_list"]) == 4
 
 
+@pytest.mark.slow  # the same analysis as the test above, end to end in a child process: seconds
 def test_sigmoid_30030_cli_completes():
     proc = subprocess.run([sys.executable, "-m", "headfusion", "analyze", "sigmoid(q1)+sigmoid(30030*q1)", "--json",
                            "--timeout", str(HANG_GUARD)], capture_output=True, text=True, timeout=HANG_GUARD)

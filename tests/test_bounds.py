@@ -43,6 +43,7 @@ def test_w_10000_structural(capsys):
     data = run_json(capsys, "analyze", "W", "--d", "10000", "--no-atoms-list")
     assert data["lower_bound"] == data["upper_bound"] == data["minimum"] == 2**10000
     assert data["newton_evidence"] == "structural"
+    assert "atoms_list" not in data["fused_head"]  # also test_foundation's test_w10000_structural, slow: the same run
 
 
 @pytest.mark.parametrize(

@@ -41,6 +41,7 @@ def test_w10_has_1024_atoms(capsys):
     assert exponential_form(sigmoid_sum(10)).upper_bound == 1024
 
 
+@pytest.mark.slow  # the same run as test_bounds.py::test_w_10000_structural, which checks these in the quick suite
 def test_w10000_structural(capsys):
     data = run_json(capsys, "analyze", "W", "--d", "10000", "--no-atoms-list")
     assert data["upper_bound"] == 2**10000

@@ -224,7 +224,9 @@ def _deep(n: int) -> list:
     (lambda tmp: hf.verify({"claims": _deep(100_000)}), ["certificate"]),
     (lambda tmp: hf.verify(3), ["path or a dict"]),
     (lambda tmp: hf.verify(tmp / "missing.json"), ["cannot read"]),
-    (lambda tmp: hf.certify("sigmoid(q1)+sigmoid(30030*q1)", out=tmp, search=False), ["limit 2048"]),
+    (lambda tmp: hf.certify("sigmoid(q1)+sigmoid(2050*q1)", out=tmp, search=False), ["degree 2050", "limit 2048"]),
+    pytest.param(lambda tmp: hf.certify("sigmoid(q1)+sigmoid(30030*q1)", out=tmp, search=False), ["limit 2048"],
+                 marks=pytest.mark.slow),  # the same refusal as 2050's above, after seconds of factoring 1 + x^30030
     (lambda tmp: hf.analyze("sigmoid(q1) # x"), ["comments"]),
 ])
 def test_api_raises_input_error(tmp_path, call, words):

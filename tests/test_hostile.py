@@ -66,7 +66,7 @@ REFUSED = [
 ]
 
 
-# certify refuses 1 + x^30030 only after the analysis (seconds); test_api_raises_input_error checks the same refusal quickly
+# certify refuses 1 + x^30030 only after the analysis (seconds); test_api_raises_input_error checks the refusal at 2050 quickly
 AFTER_ANALYSIS = {"certify sigmoid(q1)+sigmoid(30030*q1) --no-search"}
 
 

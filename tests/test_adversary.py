@@ -290,26 +290,33 @@ def _within(function, seconds: float = HANG_GUARD):
     return value
 
 
-def test_division_substitution_and_head_sums_are_linear():
+# The quick suite checks the linear-time kernel routines at a tenth of the sizes at which their quadratic versions
+# took minutes; the slow suite at those sizes (their times are in benchmarks/bench_timings.py, never asserted).
+LINEAR_SIZES = [pytest.param(10, id="a-tenth"), pytest.param(1, marks=pytest.mark.slow, id="full")]
+
+
+@pytest.mark.parametrize("shrink", LINEAR_SIZES)
+def test_division_substitution_and_head_sums_are_linear(shrink):
     """Sizes at which the quadratic versions took minutes answer in well under the limit."""
     from headfusion.kernel.checks import substitute
     from headfusion.kernel.poly import divide, mul
 
-    n = 30_000
+    n = 30_000 // shrink
     f = {(0, 0): Fraction(1), (1, 0): Fraction(1)}
     h = {(i, 0): Fraction(i % 7 + 1) for i in range(n)}
     a = mul(f, h)
     assert _within(lambda: divide(a, f)) == h
-    p = {(i, j, 0): Fraction(1) for i in range(200) for j in range(150)}
+    p = {(i, j, 0): Fraction(1) for i in range(200 // shrink) for j in range(150)}
     assert len(_within(lambda: substitute(p, [1, 1000]))) == n
 
 
-def test_a_large_head_is_checked_in_linear_time(w1):
+@pytest.mark.parametrize("shrink", LINEAR_SIZES)
+def test_a_large_head_is_checked_in_linear_time(w1, shrink):
     from headfusion.kernel.checks import check_head
     from headfusion.kernel.model import model_from_json
 
     model = model_from_json(w1["model"])
-    head = {"atoms": 1, "head": [{"key": [[1, i]], "weight": 1, "value": 1} for i in range(1, 40_001)]}  # quadratic: minutes
+    head = {"atoms": 1, "head": [{"key": [[1, i]], "weight": 1, "value": 1} for i in range(1, 40_000 // shrink + 1)]}  # quadratic: minutes
     with pytest.raises(Exception, match="does not represent"):
         _within(lambda: check_head(model, head, {}))
 
@@ -553,10 +560,12 @@ def _inflated(w: dict, n: int, bezout: bool) -> dict:
     return cert
 
 
+@pytest.mark.parametrize("shrink", LINEAR_SIZES)
 @pytest.mark.parametrize("bezout", [False, True], ids=["long-division", "bezout"])
-def test_lowest_terms_wider_than_the_heads_are_refused_up_front(capsys, tmp_path, bezout):
-    """Issue 28 item 10: 86 s and 40 s of exact division before; now one line naming what is wrong, before any product."""
-    cert = _inflated(certificate("sigmoid(q1)"), 100_000 if not bezout else 100_001, bezout)
+def test_lowest_terms_wider_than_the_heads_are_refused_up_front(capsys, tmp_path, bezout, shrink):
+    """Issue 28 item 10: 86 s and 40 s of exact division before; now one line naming what is wrong, before any product
+    (the quick suite: a tenth of the issue's width)."""
+    cert = _inflated(certificate("sigmoid(q1)"), 100_000 // shrink + bezout, bezout)
     refusal(*run(capsys, "verify", write(tmp_path / "wide.json", cert))[::2], "width of P'_B or Q'_B", "heads' P_B or Q_B")
     small = _inflated(certificate("sigmoid(q1)"), 3, bezout)  # the same refusal at any size: it is no cost estimate
     with pytest.raises(SchemaError, match="width"):

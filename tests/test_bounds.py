@@ -43,6 +43,7 @@ def test_w_10000_structural(capsys):
     data = run_json(capsys, "analyze", "W", "--d", "10000", "--no-atoms-list")
     assert data["lower_bound"] == data["upper_bound"] == data["minimum"] == 2**10000
     assert data["newton_evidence"] == "structural"
+    assert "atoms_list" not in data["fused_head"]  # also test_foundation's test_w10000_structural, slow: the same run
 
 
 @pytest.mark.parametrize(
@@ -220,11 +221,28 @@ def _reference_lattice(Q: dict, rank: int, tilt) -> list | None:
     return best
 
 
-@settings(max_examples=60, deadline=None)
-@given(st.integers(2, 3), st.lists(st.integers(1, 4), min_size=3, max_size=3), st.lists(st.integers(0, 3), min_size=3, max_size=3),
-       st.dictionaries(st.tuples(st.integers(0, 2), st.integers(0, 2), st.integers(0, 1)), st.integers(1, 3), min_size=1, max_size=4),
-       st.booleans(), st.sampled_from([5, 40, 20_000]), st.integers(0, 2**16))
+_hermite_cases = (st.integers(2, 3), st.lists(st.integers(1, 4), min_size=3, max_size=3),
+                  st.lists(st.integers(0, 3), min_size=3, max_size=3),
+                  st.dictionaries(st.tuples(st.integers(0, 2), st.integers(0, 2), st.integers(0, 1)), st.integers(1, 3),
+                                  min_size=1, max_size=4),
+                  st.booleans(), st.sampled_from([5, 40, 20_000]), st.integers(0, 2**16))
+
+
+@settings(max_examples=15, deadline=None)
+@given(*_hermite_cases)
 def test_the_vectorised_hermite_search_finds_what_the_loop_found(rank, diagonal, above, g, noise, budget, seed):
+    """15 examples in the quick suite; 60 in the slow twin below."""
+    vectorised_hermite_search_finds_what_the_loop_found(rank, diagonal, above, g, noise, budget, seed)
+
+
+@pytest.mark.slow
+@settings(max_examples=60, deadline=None)
+@given(*_hermite_cases)
+def test_the_vectorised_hermite_search_finds_what_the_loop_found_on_many_lattices(rank, diagonal, above, g, noise, budget, seed):
+    vectorised_hermite_search_finds_what_the_loop_found(rank, diagonal, above, g, noise, budget, seed)
+
+
+def vectorised_hermite_search_finds_what_the_loop_found(rank, diagonal, above, g, noise, budget, seed) -> None:
     """best_lattice (bases reduced in arrays, per diagonal) returns the lattice the one-at-a-time loop returned, budget included;
     Q is balanced by construction modulo a random Hermite lattice: a sum of translates of g over one representative of each
     class, each moved by a random lattice vector (so that often no diagonal lattice balances and a sheared one is found)."""

@@ -31,9 +31,11 @@ def _certify(args: list[str], out: Path) -> tuple[Path, Path]:
     return json_path, json_path.with_suffix(".tex")
 
 
-def test_same_certificate_in_two_folders_is_byte_identical(tmp_path):
-    a_json, a_tex = _certify(["W", "--d", "2", "--no-search"], tmp_path / "A")
-    b_json, b_tex = _certify(["W", "--d", "2", "--no-search"], tmp_path / "deeper" / "B")
+@pytest.mark.parametrize("pdf", [pytest.param([], marks=pytest.mark.slow, id="with-pdf"), pytest.param(["--no-pdf"], id="no-pdf")])
+def test_same_certificate_in_two_folders_is_byte_identical(tmp_path, pdf):
+    """The quick suite skips the two LaTeX runs (test_kill's certify of W_2 compiles its PDF)."""
+    a_json, a_tex = _certify(["W", "--d", "2", "--no-search", *pdf], tmp_path / "A")
+    b_json, b_tex = _certify(["W", "--d", "2", "--no-search", *pdf], tmp_path / "deeper" / "B")
     assert a_json.name == b_json.name and a_tex.name == b_tex.name
     assert a_tex.read_bytes() == b_tex.read_bytes()
     assert a_json.read_bytes() == b_json.read_bytes()

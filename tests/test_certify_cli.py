@@ -9,12 +9,14 @@ import pytest
 from .conftest import run_cli
 
 
-def test_certify_w3_is_deterministic_and_verifies(tmp_path, monkeypatch, capsys):
+@pytest.mark.parametrize("pdf", [pytest.param([], marks=pytest.mark.slow, id="with-pdf"), pytest.param(["--no-pdf"], id="no-pdf")])
+def test_certify_w3_is_deterministic_and_verifies(tmp_path, monkeypatch, capsys, pdf):
+    """Twice the same command, byte-identical .json and .tex (the quick suite skips the two LaTeX runs: test_render compiles W3)."""
     outputs = []
     for run in ("a", "b"):
         (tmp_path / run).mkdir()
         monkeypatch.chdir(tmp_path / run)
-        code, out, err = run_cli(capsys, "certify", "W", "--d", "3")
+        code, out, err = run_cli(capsys, "certify", "W", "--d", "3", *pdf)
         assert code == 0, err
         files = {p.name: p.read_bytes() for p in (tmp_path / run / "out").iterdir()}
         assert {"W_d3.json", "W_d3.tex"} <= set(files) and not [f for f in files if f.endswith(".smt2")]

@@ -89,17 +89,27 @@ def test_deadline_guards_nest():
     assert signal.getitimer(signal.ITIMER_REAL)[0] == 0
 
 
-def test_the_bezout_refusal_comes_before_any_construction(monkeypatch):
-    """σ(q1)+σ(30030·q1): the coprimality evidence is refused by the cost model before a construction is tried."""
+def bezout_refusal_comes_before_any_construction(monkeypatch, b: int) -> None:
+    """σ(q1)+σ(b·q1), b > 2048: the coprimality evidence is refused by the cost model before a construction is tried."""
     import headfusion.proof.certify as module
 
     def no_construction(*args, **kwargs):
         raise AssertionError("a construction ran before the refusal")
 
     monkeypatch.setattr(module, "best_construction", no_construction)
-    text = "sigmoid(q1)+sigmoid(30030*q1)"
-    with pytest.raises(ResourceLimit, match="limit 2048"):
+    text = f"sigmoid(q1)+sigmoid({b}*q1)"
+    with pytest.raises(ResourceLimit, match=f"degree {b} \\(limit 2048\\)"):
         module.certify(load_spec(text), ["headfusion", "certify", text], search=False)
+
+
+def test_the_bezout_refusal_comes_before_any_construction(monkeypatch):
+    """Just over the limit (b = 2050) in the quick suite; the issue's σ(q1)+σ(30030·q1) in the slow twin."""
+    bezout_refusal_comes_before_any_construction(monkeypatch, 2050)
+
+
+@pytest.mark.slow  # factoring 1 + x^30030 takes seconds
+def test_the_bezout_refusal_comes_before_any_construction_at_30030(monkeypatch):
+    bezout_refusal_comes_before_any_construction(monkeypatch, 30030)
 
 
 def test_the_refutation_shares_the_question_budget(quick, monkeypatch):

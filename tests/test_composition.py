@@ -216,26 +216,51 @@ def _check_sound(text: str) -> None:
     assert below in (False, None), (text, composed)
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# Each soundness property runs a third of its examples in the quick suite and all of them in its slow twin.
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(heads_1d, min_size=1, max_size=3))
 def test_composed_bounds_are_at_most_the_minimum_1d(heads):
     _check_sound(" + ".join(_spec(h) for h in heads))
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.slow
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(heads_1d, min_size=1, max_size=3))
+def test_composed_bounds_are_at_most_the_minimum_1d_on_many_sums(heads):
+    _check_sound(" + ".join(_spec(h) for h in heads))
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(heads_2d, min_size=1, max_size=3))
 def test_composed_bounds_are_at_most_the_minimum_2d(heads):
+    _check_sound(" + ".join(_spec_2d(h) for h in heads))
+
+
+@pytest.mark.slow
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(heads_2d, min_size=1, max_size=3))
+def test_composed_bounds_are_at_most_the_minimum_2d_on_many_sums(heads):
     _check_sound(" + ".join(_spec_2d(h) for h in heads))
 
 
 heads_3d = st.tuples(st.integers(1, 3), st.integers(0, 3), st.integers(1, 2))  # σ(c·q_i − q_j), q_0 meaning no second term
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def _spec_3d(heads: list[tuple[int, int, int]]) -> str:
+    return " + ".join(f"sigmoid({c}*q{i} - q{j})" if j and j != i else f"sigmoid({c}*q{i})" for i, j, c in heads)
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(heads_3d, min_size=2, max_size=4))
 def test_composed_bounds_are_at_most_the_minimum_3d(heads):
-    terms = [f"sigmoid({c}*q{i} - q{j})" if j and j != i else f"sigmoid({c}*q{i})" for i, j, c in heads]
-    _check_sound(" + ".join(terms))
+    _check_sound(_spec_3d(heads))
+
+
+@pytest.mark.slow
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(heads_3d, min_size=2, max_size=4))
+def test_composed_bounds_are_at_most_the_minimum_3d_on_many_sums(heads):
+    _check_sound(_spec_3d(heads))
 
 
 def _graph_function(edges: list[tuple[int, int]], flips: list[bool]) -> str:

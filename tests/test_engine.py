@@ -169,14 +169,26 @@ def test_cyclotomic_fallback_equals_flint(k, monkeypatch):
     assert len(fast) - 1 == int(sympy.totient(k))
 
 
-def test_sigmoid_30030_answers_without_the_degree_limit(monkeypatch):
+def pair_answers_without_the_degree_limit(monkeypatch, b: int) -> None:
+    """σ(q1) + σ(b·q1): 1 + x^b factors in closed form, and analyze gives the 4-atom fused head."""
     import headfusion.spec.cost as cost
 
     monkeypatch.setattr(cost, "MAX_DEGREE", 10**6)
-    result = analyze(load_spec("sigmoid(q1)+sigmoid(30030*q1)"))
+    result = analyze(load_spec(f"sigmoid(q1)+sigmoid({b}*q1)"))
     assert result["upper_bound"] == 4 and len(result["fused_head"]["atoms_list"]) == 4
 
 
+def test_sigmoid_2050_answers_without_the_degree_limit(monkeypatch):
+    """Just past MAX_DEGREE = 2048 in the quick suite; the issue's 30030 (32 cyclotomic factors) in the slow twin."""
+    pair_answers_without_the_degree_limit(monkeypatch, 2050)
+
+
+@pytest.mark.slow  # analysing 1 + x^30030 takes seconds
+def test_sigmoid_30030_answers_without_the_degree_limit(monkeypatch):
+    pair_answers_without_the_degree_limit(monkeypatch, 30030)
+
+
+@pytest.mark.slow  # the analysis of the test above, end to end in a child process: seconds
 def test_sigmoid_30030_cli_completes():
     proc = subprocess.run([sys.executable, "-m", "headfusion", "analyze", "sigmoid(q1)+sigmoid(30030*q1)", "--json",
                            "--timeout", str(HANG_GUARD)], capture_output=True, text=True, timeout=HANG_GUARD)

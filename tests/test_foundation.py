@@ -41,6 +41,7 @@ def test_w10_has_1024_atoms(capsys):
     assert exponential_form(sigmoid_sum(10)).upper_bound == 1024
 
 
+@pytest.mark.slow  # the same run as test_bounds.py::test_w_10000_structural, which checks these in the quick suite
 def test_w10000_structural(capsys):
     data = run_json(capsys, "analyze", "W", "--d", "10000", "--no-atoms-list")
     assert data["upper_bound"] == 2**10000
@@ -198,9 +199,21 @@ _laurent = st.dictionaries(st.tuples(st.integers(-3, 3), st.integers(-3, 3)),
                            st.fractions(min_value=-5, max_value=5, max_denominator=6).filter(bool), min_size=1, max_size=12)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(_laurent, _laurent, _laurent)
 def test_flint_products_and_divisions_equal_the_plain_ones(a, b, c):
+    """20 examples in the quick suite; 60 in the slow twin below."""
+    flint_products_and_divisions_equal_the_plain_ones(a, b, c)
+
+
+@pytest.mark.slow
+@settings(max_examples=60, deadline=None)
+@given(_laurent, _laurent, _laurent)
+def test_flint_products_and_divisions_equal_the_plain_ones_on_many_polynomials(a, b, c):
+    flint_products_and_divisions_equal_the_plain_ones(a, b, c)
+
+
+def flint_products_and_divisions_equal_the_plain_ones(a: dict, b: dict, c: dict) -> None:
     """LPoly's flint path (products, exact division) gives the same exact polynomials as the schoolbook loops."""
     from headfusion.algebra import laurent
     from headfusion.algebra.laurent import LPoly, exact_divide, product

@@ -13,12 +13,14 @@ from pathlib import Path
 from unittest import mock
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, seed, settings, strategies as st
 
 from headfusion.cli import main
 
 SETTINGS = settings(max_examples=60, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+QUICK = settings(SETTINGS, max_examples=20)  # the quick suite's share of a fuzz the slow suite runs in full (SETTINGS)
+FUZZ_SEED = 13  # a quick fuzz and its slow twin start from one seed: most of the quick one's examples are among the twin's first
 WORK = Path(tempfile.mkdtemp(prefix="headfusion-fuzz-"))
 
 
@@ -85,9 +87,22 @@ specs = st.one_of(
 )
 
 
-@SETTINGS
+@QUICK
+@seed(FUZZ_SEED)
 @given(spec=specs)
 def test_fuzz_analyze_expressions(spec):
+    fuzz_analyze(spec)
+
+
+@pytest.mark.slow
+@SETTINGS
+@seed(FUZZ_SEED)
+@given(spec=specs)
+def test_fuzz_analyze_expressions_long(spec):
+    fuzz_analyze(spec)
+
+
+def fuzz_analyze(spec: str) -> None:
     code, _, err = run("analyze", spec, "--no-atoms-list", "--timeout", "3", "--json")
     check(code, err)
 
@@ -102,7 +117,7 @@ option_values = st.one_of(
 )
 
 
-@pytest.mark.slow  # about 20 s: the quick suite keeps the verify fuzz
+@pytest.mark.slow  # about 20 s: the quick suite keeps a share of the verify fuzz
 @SETTINGS
 @given(command=st.sampled_from(["analyze", "search", "certify", "explore"]),
        option=st.sampled_from(["--d", "--timeout", "--atoms", "--jobs", "--search-timeout", "--range", "--out"]),
@@ -175,9 +190,22 @@ json_values = st.recursive(
 )
 
 
-@SETTINGS
+@QUICK
+@seed(FUZZ_SEED)
 @given(data=json_values, raw=st.one_of(st.none(), garbage))
 def test_fuzz_verify(data, raw):
+    fuzz_verify(data, raw)
+
+
+@pytest.mark.slow
+@SETTINGS
+@seed(FUZZ_SEED)
+@given(data=json_values, raw=st.one_of(st.none(), garbage))
+def test_fuzz_verify_long(data, raw):
+    fuzz_verify(data, raw)
+
+
+def fuzz_verify(data: object, raw: str | None) -> None:
     path = WORK / "cert.json"
     path.write_text(json.dumps(data) if raw is None else raw, encoding="utf-8")
     code, _, err = run("verify", str(path))

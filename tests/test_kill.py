@@ -61,7 +61,13 @@ def duration(tmp_path_factory) -> tuple[float, list[str]]:
     return time.monotonic() - began, sorted(the_set(tmp_path / "out"))
 
 
-@pytest.mark.parametrize("signum, run", [(s, i) for s in (signal.SIGTERM, signal.SIGINT, signal.SIGKILL) for i in range(2)])
+# The quick suite kills SIGTERM late, SIGINT early and SIGKILL at both moments (a SIGKILL'd run is the cheapest);
+# the slow suite adds SIGTERM early and SIGINT late (each a whole certify with its LaTeX runs, in a child process).
+SLOW_KILLS = {(signal.SIGTERM, 0), (signal.SIGINT, 1)}
+
+
+@pytest.mark.parametrize("signum, run", [pytest.param(s, i, marks=[pytest.mark.slow] * ((s, i) in SLOW_KILLS))
+                                         for s in (signal.SIGTERM, signal.SIGINT, signal.SIGKILL) for i in range(2)])
 def test_a_kill_leaves_a_whole_set(tmp_path, duration, signum, run):
     seconds, names = duration
     out, tmp = tmp_path / "out", tmp_path / "tmp"

@@ -27,7 +27,10 @@ def line_question(scales: tuple[int, ...]) -> tuple[dict, dict, int]:
 GAVE_UP = [((1, 2, 4, 5), 11), ((1, 2, 4, 5), 12), ((2, 3, 5, 8), 11), ((2, 3, 5, 6), 12), ((3, 5, 7, 8), 13)]
 
 
-@pytest.mark.parametrize("scales,m", GAVE_UP)
+SLOWEST = [((1, 2, 4, 5), 11), ((3, 5, 7, 8), 13)]  # a second each: with the slow suite; the quick suite asks the other three
+
+
+@pytest.mark.parametrize("scales,m", [pytest.param(*q, marks=[pytest.mark.slow] * (q in SLOWEST)) for q in GAVE_UP])
 def test_the_root_no_longer_gives_up(scales: tuple[int, ...], m: int) -> None:
     """Stopped at its third poll (every 64 nodes, from node 0), the search had gone on past the root."""
     P, Q, vertices = line_question(scales)

@@ -118,24 +118,35 @@ def test_the_k4_refusal_recommends_only_commands_that_can_answer(capsys) -> None
     assert "--atoms 35` asks z3" not in err, err
 
 
-def test_analyze_names_the_family_theorem_when_certify_would_refuse_the_member(capsys) -> None:
-    """`analyze "sigmoid(q1)+sigmoid(30030*q1)"` proved 4 and named a certify that refuses: the refusal is read off the
-    factors (the same limit as certify's Bézout step) and the pair's family theorem (Theorem P) is named instead."""
+def analyze_names_the_family_theorem(capsys, b: int) -> None:
+    """`analyze "sigmoid(q1)+sigmoid(b*q1)"` (P′ of degree b > 2048) proves 4 and names Theorem P, not a certify that refuses."""
     from headfusion.algebra.expform import exponential_form
     from headfusion.proof.evidence import bezout_refusal, coprimality_evidence
     from headfusion.spec.errors import ResourceLimit
 
-    text = "sigmoid(q1)+sigmoid(2310*q1)"
+    text = f"sigmoid(q1)+sigmoid({b}*q1)"
     code, out, err = run_cli(capsys, "analyze", text, "--json", "--no-atoms-list", "-q")
     result = json.loads(out)
     assert code == 0 and result["minimum"] == 4 and result["answer_kind"] == "proved", err
     assert result["next"] == 'headfusion certify "sigmoid(a*q1) + sigmoid(b*q1)" --every a,b'
-    assert "Bezout identity with P' of degree 2310 (limit 2048)" in result["certify_refusal"]
-    with pytest.raises(ResourceLimit, match="degree 2310 \\(limit 2048\\)"):  # certify's own step refuses the same
+    assert f"Bezout identity with P' of degree {b} (limit 2048)" in result["certify_refusal"]
+    with pytest.raises(ResourceLimit, match=f"degree {b} \\(limit 2048\\)"):  # certify's own step refuses the same
         coprimality_evidence(exponential_form(load_spec(text).model))
     assert bezout_refusal(exponential_form(load_spec("sigmoid(q1)+sigmoid(2*q1)").model)) is None
     code, out, _ = run_cli(capsys, "analyze", "sigmoid(q1)+sigmoid(2*q1)", "--json", "--no-atoms-list", "-q")
     assert json.loads(out)["next"] == "headfusion certify 'sigmoid(q1)+sigmoid(2*q1)'"
+
+
+def test_analyze_names_the_family_theorem_when_certify_would_refuse_the_member(capsys) -> None:
+    """`analyze "sigmoid(q1)+sigmoid(30030*q1)"` proved 4 and named a certify that refuses: the refusal is read off the
+    factors (the same limit as certify's Bézout step) and the pair's family theorem (Theorem P) is named instead.
+    Here just over the limit (b = 2050); b = 2310 (more factors, a longer search for multiples) is the slow twin."""
+    analyze_names_the_family_theorem(capsys, 2050)
+
+
+@pytest.mark.slow
+def test_analyze_names_the_family_theorem_for_a_member_with_many_factors(capsys) -> None:
+    analyze_names_the_family_theorem(capsys, 2310)
 
 
 def test_readme_does_not_promise_a_certify_that_refuses() -> None:

@@ -284,12 +284,23 @@ def test_k6_certifies_and_its_certificate_replays(tmp_path, monkeypatch, capsys)
     assert verify_certificate(cert).ok and (cert["summary"]["lower_bound"], cert["summary"]["upper_bound"]) == (1050, 2932)  # LD over twenty faces, each K35 via the grid lemmas (980 before them)
 
 
-def test_residue_classes_with_huge_exponents_answer_without_a_traceback(capsys):
-    """Adversary finding: exponents near 60,000 once reached a kernel limit inside the LK producer (a traceback)."""
-    code, out, err = run_cli(capsys, "analyze", "sigmoid(q1)+sigmoid(2*q1)+sigmoid(60004*q1)", "--json", "--no-atoms-list")
+def residue_classes_answer_without_a_traceback(capsys, exponent: int) -> None:
+    """σ(q1) + σ(2q1) + σ(exponent·q1): LK proves m* = 8 (analyze answers, no traceback)."""
+    code, out, err = run_cli(capsys, "analyze", f"sigmoid(q1)+sigmoid(2*q1)+sigmoid({exponent}*q1)", "--json", "--no-atoms-list")
     assert code == 0, err
     data = json.loads(out)
     assert data["lower_bound"] == data["upper_bound"] == 8 and data["lower_bound_method"] == "residue-classes (LK)"
+
+
+def test_residue_classes_with_large_exponents_answer_without_a_traceback(capsys):
+    """The adversary's finding below at a tenth of its exponent (the LK producer's work grows with it)."""
+    residue_classes_answer_without_a_traceback(capsys, 6004)
+
+
+@pytest.mark.slow  # the LK producer tries every modulus up to the exponent: seconds
+def test_residue_classes_with_huge_exponents_answer_without_a_traceback(capsys):
+    """Adversary finding: exponents near 60,000 once reached a kernel limit inside the LK producer (a traceback)."""
+    residue_classes_answer_without_a_traceback(capsys, 60004)
 
 
 def test_the_theorem_rests_only_on_the_claims_that_give_its_numbers(lk):

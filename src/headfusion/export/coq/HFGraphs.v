@@ -1,7 +1,8 @@
 (* HFGraphs: the lemmas of graphs and faces that exported certificates cite — grid bounds on 𝒯 (W14, K4GRID, K35;
    docs/mathematics.md §4 "Grid bounds", proofs in templates/lemmas) and disjoint faces (LD, docs/mathematics.md §4),
    with the renaming of a face function to its canonical form.  As in HFAxioms, each axiom is stated as narrowly as
-   its lemma over data Coq checks by computation; docs/coq.md says how each was read.  mstar_ge_one is proved. *)
+   its lemma over data Coq checks by computation; docs/coq.md says how each was read.  mstar_ge_one and LD_rename
+   (with the lemmas of HFRename.v) are proved. *)
 From Coq Require Import List Bool ZArith QArith Reals Qreals Lia Lra Permutation.
 From HF Require Import HFPoly HFSem HFTree HFAxioms HFRename.
 Import ListNotations.
@@ -118,15 +119,6 @@ Proof.
   induction u as [|a u IH]; intros w q H; destruct w as [|b w]; try discriminate; destruct q as [|x q]; simpl; try lra.
   rewrite IH, Q2R_minus by (simpl in H; lia); lra.
 Qed.
-Lemma Forall2_combine : forall {A B} (R : A * B -> bool) l l', length l = length l' ->
-  forallb R (combine l l') = true -> Forall2 (fun a b => R (a, b) = true) l l'.
-Proof.
-  intros A B R l; induction l as [|a l IH]; intros l' Hl H; destruct l' as [|b l']; try discriminate; constructor;
-  simpl in H; apply andb_prop in H; destruct H as [H1 H2]; [exact H1 | apply IH; [simpl in Hl; lia | exact H2]].
-Qed.
-Lemma Forall2_map_both : forall {A B C D} (f : A -> C) (g : B -> D) (P : C -> D -> Prop) l l',
-  Forall2 (fun a b => P (f a) (g b)) l l' -> Forall2 P (map f l) (map g l').
-Proof. intros A B C D f g P l l' H; induction H; constructor; auto. Qed.
 Lemma is_perm_perm : forall p k, is_perm p k = true -> Permutation p (seq 0 k).
 Proof.
   intros p k H; unfold is_perm in H; apply andb_prop in H; destruct H as [H H3]; apply andb_prop in H; destruct H as [H1 H2].
@@ -136,9 +128,6 @@ Qed.
 Definition atoms_ok (n : nat) (atoms : list qatom) : bool := forallb (fun a => qpos (qweight a) && Nat.eqb (length (qkey a)) n) atoms.
 Definition hterm (sh : Q * list qatom) (q : list R) : R := (Q2R (fst sh) * head_eval (map ratom (snd sh)) q)%R.
 
-Lemma Forall2_strengthen : forall {A B} (P : A -> Prop) (R S : A -> B -> Prop) l l',
-  (forall a b, P a -> R a b -> S a b) -> Forall P l -> Forall2 R l l' -> Forall2 S l l'.
-Proof. intros A B P R S l l' H HP HR; induction HR; inversion HP; subst; constructor; auto. Qed.
 Lemma qvsub_length : forall u w, length (qvsub u w) = length u.
 Proof. induction u as [|a u IH]; intro w; destruct w; simpl; auto. Qed.
 
@@ -166,8 +155,8 @@ Proof.
   2: { apply Permutation_map. rewrite <- (map_nth_seq_self fa no_atom) at 1. apply Permutation_map, Permutation_sym, Hperm. }
   apply (head_eval_shift _ _ _ _ (rdot (map Q2R (qkey f0)) q - rdot (map Q2R (qkey g0)) (restrict pi q))%R).
   rewrite map_map; apply Forall2_map_both. refine (Forall2_strengthen _ _ _ _ _ _ Hat H4).
-  intros p b Hp E; simpl in E. repeat (apply andb_prop in E; destruct E as [E ?]). simpl.
-  rename H into Hk, H0 into Hb, H5 into Hv. apply Nat.eqb_eq in Hb.
+  intros p b Hp E; simpl in E; simpl.
+  apply andb_prop in E as [E Hk]; apply andb_prop in E as [E Hb]; apply andb_prop in E as [E Hv]; apply Nat.eqb_eq in Hb.
   split; [apply Qeq_eqR, Qeq_bool_eq, E|]; split; [apply Qeq_eqR, Qeq_bool_eq, Hv|].
   pose proof (rdot_qvec_eqb q _ _ Hk) as K. rewrite rdot_qvsub in K by lia.
   rewrite embed_R, rdot_rembed in K by (try rewrite map_length, qvsub_length; auto; lia). rewrite rdot_qvsub in K by lia. lra.
@@ -189,6 +178,8 @@ Proof.
   destruct (Nat.lt_ge_cases i (length heads)) as [Hi|Hi]; [apply H, nth_In, Hi | rewrite nth_overflow by exact Hi; reflexivity].
 Qed.
 Definition linked (links : list (nat * list nat)) (i : nat) : bool := existsb (fun l => Nat.eqb (fst l) i) links.
+(* The indices of F's heads that no link names. *)
+Definition unlinked (links : list (nat * list nat)) (count : nat) : list nat := filter (fun i => negb (linked links i)) (seq 0 count).
 (* The linked heads of F at q are the heads of G at q_pi. *)
 Lemma linked_sum : forall n n' pi fheads links gheads q, heads_ok n fheads = true ->
   NoDup pi -> (forall i, In i pi -> (i < n)%nat) -> length pi = n' -> length q = n -> length links = length gheads ->
@@ -201,10 +192,10 @@ Proof.
 Qed.
 (* F(q) = c + (the heads not linked) + (the linked heads). *)
 Lemma model_split : forall c fheads links q, NoDup (map fst links) -> (forall l, In l links -> (fst l < length fheads)%nat) ->
-  model_eval c fheads q = (Q2R c + sumR (map (fun i => hterm (nth i fheads (0%Q, [])) q) (filter (fun i => negb (linked links i)) (seq 0 (length fheads))))
+  model_eval c fheads q = (Q2R c + sumR (map (fun i => hterm (nth i fheads (0%Q, [])) q) (unlinked links (length fheads)))
                           + sumR (map (fun l => hterm (nth (fst l) fheads (0%Q, [])) q) links))%R.
 Proof.
-  intros c fheads links q Hd Hb. unfold model_eval; fold (hterm); change (fun sh => hterm sh q) with (fun sh => hterm sh q).
+  intros c fheads links q Hd Hb. unfold model_eval, unlinked.
   rewrite <- (map_nth_seq_self fheads (0%Q, [])) at 1. rewrite map_map, (sumR_filter (linked links)).
   rewrite <- (map_map fst (fun i => hterm (nth i fheads (0%Q, [])) q)).
   assert (P : Permutation (filter (linked links) (seq 0 (length fheads))) (map fst links)).
@@ -225,13 +216,13 @@ Proof.
   apply Nat.eqb_eq in H2; apply Nat.eqb_eq in H5; apply nat_distinct_NoDup in H3; apply nat_distinct_NoDup in H6.
   assert (Hn : forall i, In i pi -> (i < n)%nat) by (intros i Hi; rewrite forallb_forall in H4; apply Nat.ltb_lt, H4, Hi).
   assert (Hb : forall l, In l links -> (fst l < length fheads)%nat) by (intros l Hl; rewrite forallb_forall in H7; apply Nat.ltb_lt, H7, Hl).
-  set (C := (Q2R c + sumR (map (fun i => hterm (nth i fheads (0%Q, [])) []) (filter (fun i => negb (linked links i)) (seq 0 (length fheads)))))%R).
+  set (C := (Q2R c + sumR (map (fun i => hterm (nth i fheads (0%Q, [])) []) (unlinked links (length fheads))))%R).
   (* F(q) = C + G(q_pi) *)
   assert (HF : forall q, length q = n -> model_eval c fheads q = (C + model_eval 0 gheads (restrict pi q))%R).
   { intros q Hq. rewrite (model_split c fheads links q H6 Hb), (linked_sum n n' pi fheads links gheads q); auto.
     unfold C, model_eval; rewrite Q2R_zero.
     rewrite (map_ext_in _ (fun i => hterm (nth i fheads (0%Q, [])) [])); [unfold hterm; lra|].
-    intros i Hi; apply filter_In in Hi; destruct Hi as [Hi Hl]; apply negb_true_iff in Hl.
+    intros i Hi; unfold unlinked in Hi; apply filter_In in Hi; destruct Hi as [Hi Hl]; apply negb_true_iff in Hl.
     rewrite forallb_forall in H9; specialize (H9 i Hi); fold (linked links i) in H9; rewrite Hl in H9.
     apply constant_head_term, H9. }
   intros h [Hh Heq]. rewrite <- (restrict_head_length pi C h). apply HG; split.

@@ -15,7 +15,7 @@ Proof.
   congruence.
 Qed.
 
-(* ---- Sums ---- *)
+(* ---- Sums and lists ---- *)
 Lemma sumR_perm : forall l l', Permutation l l' -> sumR l = sumR l'.
 Proof. intros l l' H; induction H; simpl; lra. Qed.
 Lemma sumR_filter : forall {A} (b : A -> bool) (t : A -> R) s,
@@ -26,6 +26,19 @@ Proof.
   intros A l d; induction l as [|a l IH]; [reflexivity|]. simpl; f_equal.
   rewrite <- seq_shift, map_map; exact IH.
 Qed.
+
+Lemma Forall2_combine : forall {A B} (R : A * B -> bool) l l', length l = length l' ->
+  forallb R (combine l l') = true -> Forall2 (fun a b => R (a, b) = true) l l'.
+Proof.
+  intros A B R l; induction l as [|a l IH]; intros l' Hl H; destruct l' as [|b l']; try discriminate; constructor;
+  simpl in H; apply andb_prop in H; destruct H as [H1 H2]; [exact H1 | apply IH; [simpl in Hl; lia | exact H2]].
+Qed.
+Lemma Forall2_map_both : forall {A B C D} (f : A -> C) (g : B -> D) (P : C -> D -> Prop) l l',
+  Forall2 (fun a b => P (f a) (g b)) l l' -> Forall2 P (map f l) (map g l').
+Proof. intros A B C D f g P l l' H; induction H; constructor; auto. Qed.
+Lemma Forall2_strengthen : forall {A B} (P : A -> Prop) (R S : A -> B -> Prop) l l',
+  (forall a b, P a -> R a b -> S a b) -> Forall P l -> Forall2 R l l' -> Forall2 S l l'.
+Proof. intros A B P R S l l' H HP HR; induction HR; inversion HP; subst; constructor; auto. Qed.
 
 (* ---- Heads: permuting atoms, translating keys, equal keys ---- *)
 Lemma hnum_sum : forall h q, hnum h q = sumR (map (fun a => wx q a * value a) h).

@@ -206,6 +206,7 @@ Proof.
   rewrite (sumR_perm _ _ (Permutation_map _ P)). unfold hterm; lra.
 Qed.
 
+(* The renaming: G is F up to renaming variables, translating keys and adding a constant, so m*(G) ≥ k ⇒ m*(F) ≥ k. *)
 Theorem LD_rename : forall n c fheads n' gheads pi links k, rename_ok n n' pi fheads gheads links = true ->
   mstar_ge n' (model_eval 0 gheads) k -> mstar_ge n (model_eval c fheads) k.
 Proof.

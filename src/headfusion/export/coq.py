@@ -27,6 +27,7 @@ from headfusion.spec.errors import InputError
 FORMAT = "headfusion-certificate/3"
 LIBRARY = ("HFPoly.v", "HFSem.v", "HFUpper.v", "HFTree.v", "HFAxioms.v", "HFTreeAxioms.v",
            "HFLine.v",
+           "HFRename.v",
            "HFGraphs.v")  # in load order
 TREE_LEAVES = {"split", "count", "layer", "farkas", "image", "interior"}
 

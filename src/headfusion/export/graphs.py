@@ -163,7 +163,7 @@ def faces_proof(cert: dict, ev: dict, export: Callable) -> tuple[str | None, int
             listed = "[" + "; ".join(f"({h}%nat, {g.nlist(p)})" for h, p in links) + "]"
             parts.append(head + f"Proof.\n  exact (LD_rename n c (face_heads {g.zlist(u)} heads) {module}.n {module}.heads {g.nlist(pi)}\n"
                                 f"    {listed} {bound} ltac:(vm_compute; reflexivity) {module}.main).\nQed.")
-            cited |= axioms | {"LD_rename"}
+            cited |= axioms  # LD_rename is a theorem (HFGraphs.v, with HFRename.v)
         dirs.append(u)
         ks.append(bound)
     steps = "".join(f"  apply Forall2_cons; [exact lower_faces_f{i}|].\n" for i in range(len(dirs)))

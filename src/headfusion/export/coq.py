@@ -17,7 +17,7 @@ from math import prod
 from headfusion.export import coqdata as g
 from headfusion.export.lowest import Shape, coprime_proof, edges_proof, newton_proof
 from headfusion.export.multiples import CLAIMS as MULTIPLE_CLAIMS, multiples_proof, theorem_name
-from headfusion.kernel.base import CheckFailed, SchemaError, integer, rational
+from headfusion.kernel.base import MAX_POINTS, CheckFailed, SchemaError, integer, rational, within
 from headfusion.kernel.model import Model, group_polys, model_from_json, relative_keys
 from headfusion.kernel.poly import divide, lattice_coordinates, poly_from_json
 from headfusion.spec.errors import InputError
@@ -48,7 +48,9 @@ def check_command(name: str) -> str:
 def coq_name(slug: object) -> str:
     """A Coq module name from the certificate's slug (letters, digits, underscores; starts with a letter)."""
     text = re.sub(r"[^A-Za-z0-9_]", "_", str(slug or "F"))
-    return text if text[:1].isalpha() else f"F_{text}"
+    name = text if text[:1].isalpha() else f"F_{text}"
+    # never a library file's name (any case: some file systems ignore it): the file would replace that library file
+    return f"F_{name}" if f"{name.lower()}.v" in {f.lower() for f in LIBRARY} else name
 
 
 def export_coq(cert: object) -> CoqFile:
@@ -146,7 +148,7 @@ def _export(cert: object) -> CoqFile:
     for cid, claim in sorted(claims.items()):
         if re.fullmatch(r"search:m\d+", cid) and "tree" in claim.get("evidence", {}):
             used.add(cid)
-            text, reason, tight = _tree_text(cid, claim["evidence"], blocks, shapes, newton_V) if coprime_ok else (None, "lowest terms not exported", False)
+            text, reason, tight = _tree_text(cid, claim["evidence"], blocks, shapes, newton_V, model.constant) if coprime_ok else (None, "lowest terms not exported", False)
             if text is not None:
                 body.append(text)
                 out.exported.append(cid)
@@ -312,11 +314,27 @@ def _symmetry(shape: Shape, perm: list[int]) -> str:
     return f"({g.nlist(perm)}, {g.q(lam)})"
 
 
-def _tree_text(cid: str, ev: dict, blocks: list[Block], shapes: list[Shape], newton_V: dict[int, int] | None) -> tuple[str | None, str, bool]:
+def _box_points(shape: Shape, constant: Fraction, m: int) -> int:
+    """The number of points of the box of L3 at m atoms, as Coq's replay builds it (HFTree.box_sizes, box_points)."""
+    P = {e: constant * shape.Q.get(e, 0) + shape.P.get(e, 0) for e in set(shape.P) | set(shape.Q)}
+    support = [e for e, v in P.items() if v] + list(shape.Q)
+    points = 1
+    for c in range(shape.rank):
+        width = max(e[c] for e in support) - min(e[c] for e in support)
+        q_width = max(e[c] for e in shape.Q) - min(e[c] for e in shape.Q)
+        points *= max(max(m - 1, 0) * width - q_width + 1, 0)
+    return points
+
+
+def _tree_text(cid: str, ev: dict, blocks: list[Block], shapes: list[Shape], newton_V: dict[int, int] | None,
+               constant: Fraction) -> tuple[str | None, str, bool]:
     """Claim search:mM as a replayed tree (and whether it has interior leaves, which cite Lemma LT on the Newton count)."""
     if len(blocks) != 1:
         return None, "a tree over several blocks is not exported yet", False
     m = integer(ev["atoms"])
+    if m < 0:
+        raise InputError(f"claim {cid}: a negative number of atoms")
+    within(_box_points(shapes[blocks[0].shape], constant, m), MAX_POINTS, f"claim {cid}: points of the search box")  # Coq builds it
     nodes = ev["tree"]
     kinds = {node[0] for node in nodes}
     if not kinds <= TREE_LEAVES:

@@ -98,6 +98,8 @@ class Entries:
             k = (sum(w * x for w, x in zip(omega, e[:-1])), 0)
             at[k] = at.get(k, 0) + c * prod((p**x for p, x in zip(point, e[:-1])), start=Fraction(1))
         at = {k: c for k, c in at.items() if c}
+        if at and sum(k for _, k in roots) > max(at)[0] - min(at)[0]:  # more roots than its degree (and no huge product built)
+            raise Unsupported("the roots' product does not divide B(x′ ⊙ s^ω)")
         divisor: Poly = {(0, 0): Fraction(1)}
         for rho, k in roots:
             for _ in range(k):

@@ -1,0 +1,181 @@
+"""`export --coq` against forged certificates: the JSON is untrusted, the exporter is not trusted, Coq must reject.
+
+Each forgery edits the certificate only (never the .v file) so as to state something false — m*(W_3) ≥ 27 or ≤ 1,
+m*(σ(q) + σ(2q) + σ(3q)) ≥ 8 (true value 7), m*(σ(q1) + σ(q2) + σ(q1 + q2)) ≥ 8 (true value 7) — or to make the
+tree's replay accept a wrong leaf; coqc must fail on the exported file.  The quick tests are the inputs the exporter
+itself must refuse (exit 2) or read as data without hanging: huge or negative boxes, a slug that names a library
+file, a unit factor with a huge multiplicity.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Callable
+
+import pytest
+
+from headfusion.api import certify as certify_api
+from headfusion.export.coq import LIBRARY, coq_name, export_coq
+from headfusion.proof.certify import certify
+from headfusion.spec.load import load_spec
+
+from .conftest import HANG_GUARD, run_cli
+from .test_export_coq import _coqc, _library, needs_coq
+
+S123 = "sigmoid(q1) + sigmoid(2*q1) + sigmoid(3*q1)"
+TRIANGLE = "sigmoid(q1) + sigmoid(q2) + sigmoid(q1 + q2)"
+
+
+def _cert(folder: Path, spec: str, d: int | None = None) -> dict:
+    certify_api(spec, d=d, out=folder, pdf=False, name="c")
+    return json.loads((folder / "c.json").read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def w3(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    return _cert(tmp_path_factory.mktemp("w3"), "W", 3)
+
+
+@pytest.fixture(scope="module")
+def s123(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    return _cert(tmp_path_factory.mktemp("s123"), S123)
+
+
+@pytest.fixture(scope="module")
+def tight() -> dict:
+    """σ(q1) + σ(q2) + σ(q1 + q2) with --trees-only: a tree at m = 6 = V with interior and image leaves."""
+    return certify(load_spec(TRIANGLE), ["test"], search_timeout=HANG_GUARD, lemmas=False).certificate
+
+
+def _claim(cert: dict, cid: str) -> dict:
+    return next(c for c in cert["claims"] if c["id"] == cid)
+
+
+def _nodes(cert: dict, kind: str) -> list[int]:
+    return [i for i, node in enumerate(_claim(cert, "search:m6")["evidence"]["tree"]) if node[0] == kind]
+
+
+# ---- forgeries Coq must reject (each returns the forged certificate) ----
+def tree_at_7(cert: dict) -> None:  # the same tree read at m = 7: m* ≥ 8, false
+    _claim(cert, "search:m6")["evidence"]["atoms"] = 7
+
+
+def empty_tree_at_7(cert: dict) -> None:  # no tree at all (the exporter writes Layer 0, "an empty box")
+    ev = _claim(cert, "search:m6")["evidence"]
+    ev["atoms"], ev["tree"] = 7, []
+
+
+def duplicate_vertex(cert: dict) -> None:  # W_3 with three "vertices" per block, one listed twice: m* ≥ 27
+    _claim(cert, "lower:newton")["evidence"]["shapes"][0] = {"method": "vertices", "vertices": [[[0], [-1]], [[1], [1]], [[0], [-1]]]}
+
+
+def vertex_off_support(cert: dict) -> None:  # a third "vertex" that is no point of supp Q′: m* ≥ 27
+    _claim(cert, "lower:newton")["evidence"]["shapes"][0] = {"method": "vertices", "vertices": [[[0], [-1]], [[1], [1]], [[2], [1]]]}
+
+
+def upper_one_atom(cert: dict) -> None:  # a block head with one atom: m* ≤ 1
+    _claim(cert, "upper")["evidence"]["heads"][0] = {"N": [[[1, 0], 1]], "D": [[[1, 0], 1]]}
+
+
+def model_value(cert: dict) -> None:  # the model changed under the unchanged exponential form
+    cert["model"]["heads"][0]["atoms"][0]["value"] = 2
+
+
+def interior_not_convex(cert: dict) -> None:  # (1, 1) = 1/3·(1, 0) + 2/3·(1, 2) is false
+    tree = _claim(cert, "search:m6")["evidence"]["tree"]
+    tree[_nodes(cert, "interior")[0]] = ["interior", [1, 1], [[[1, 0], "1/3"], [[1, 2], "2/3"]]]
+
+
+def interior_of_itself(cert: dict) -> None:  # a point is a convex combination of itself, not of *other* points
+    tree = _claim(cert, "search:m6")["evidence"]["tree"]
+    tree[_nodes(cert, "interior")[0]] = ["interior", [1, 1], [[[1, 1], "1"]]]
+
+
+def split_point_too_long(cert: dict) -> None:  # a point with three coordinates in a lattice of rank 2
+    tree = _claim(cert, "search:m6")["evidence"]["tree"]
+    tree[0] = ["split", [0, 0, 0]] + tree[0][2:]
+
+
+def image_of_the_root(cert: dict) -> None:  # an image leaf whose target is the root (an ancestor, not closed yet)
+    tree = _claim(cert, "search:m6")["evidence"]["tree"]
+    tree[_nodes(cert, "image")[0]] = ["image", 0, 0]
+
+
+def fake_vertex_at_7(cert: dict) -> None:  # V inflated to 7 by a non-vertex so that interior leaves apply at m = 7
+    _claim(cert, "lower:newton")["evidence"]["shapes"][0]["vertices"].append([[1, 1], [0, 0]])
+    _claim(cert, "search:m6")["evidence"]["atoms"] = 7
+
+
+FORGERIES: list[tuple[str, Callable[[dict], None]]] = [
+    ("s123", tree_at_7), ("s123", empty_tree_at_7), ("w3", duplicate_vertex), ("w3", vertex_off_support),
+    ("w3", upper_one_atom), ("w3", model_value), ("tight", interior_not_convex), ("tight", interior_of_itself),
+    ("tight", tree_at_7), ("tight", split_point_too_long), ("tight", image_of_the_root), ("tight", fake_vertex_at_7),
+]
+
+
+@pytest.fixture(scope="module")
+def coq_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("coq_adversary")
+    _library(folder)
+    return folder
+
+
+@pytest.mark.slow
+@needs_coq
+@pytest.mark.parametrize(("which", "forge"), FORGERIES, ids=[f"{w}-{f.__name__}" for w, f in FORGERIES])
+def test_coqc_rejects_the_forgery(which: str, forge: Callable[[dict], None], request: pytest.FixtureRequest, coq_folder: Path) -> None:
+    cert = copy.deepcopy(request.getfixturevalue(which))
+    assert _coqc(_write(coq_folder, export_coq(cert).text), "Forged.v").returncode == 0  # the honest file is accepted
+    forge(cert)
+    result = _coqc(_write(coq_folder, export_coq(cert).text), "Forged.v")
+    assert result.returncode != 0, f"coqc accepted {forge.__name__}"
+    assert "Error" in result.stdout + result.stderr
+
+
+def _write(folder: Path, text: str) -> Path:
+    (folder / "Forged.v").write_text(text, encoding="utf-8")
+    return folder
+
+
+# ---- inputs the exporter refuses or reads as data (no coqc) ----
+def test_the_theorem_claim_is_not_read(w3: dict) -> None:
+    cert = copy.deepcopy(w3)
+    _claim(cert, "theorem")["evidence"].update(lower=9, upper=9, minimum=9)
+    assert export_coq(cert).text == export_coq(w3).text  # the theorem comes from the exported claims only
+
+
+@pytest.mark.parametrize(("atoms", "says"), [(10**6, "points of the search box"), (-1, "negative number of atoms")])
+def test_a_huge_or_negative_box_is_refused(s123: dict, atoms: int, says: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """coqc would build the whole box of L3 (a million points at m = 10^6 runs for minutes): refused up front, the limit named."""
+    cert = copy.deepcopy(s123)
+    ev = _claim(cert, "search:m6")["evidence"]
+    ev["atoms"], ev["tree"] = atoms, []
+    (tmp_path / "c.json").write_text(json.dumps(cert), encoding="utf-8")
+    code, _, err = run_cli(capsys, "export", "--coq", str(tmp_path / "c.json"), "--out", str(tmp_path / "coq"))
+    assert code == 2 and says in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("slug", ["HFTreeAxioms", "hfpoly", "HFSem"])
+def test_a_slug_never_replaces_a_library_file(w3: dict, slug: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    cert = copy.deepcopy(w3)
+    cert["spec"]["slug"] = slug
+    name = coq_name(slug)
+    assert name.lower() not in {f[:-2].lower() for f in LIBRARY}
+    (tmp_path / "c.json").write_text(json.dumps(cert), encoding="utf-8")
+    code, out, _ = run_cli(capsys, "export", "--coq", str(tmp_path / "c.json"), "--out", str(tmp_path / "coq"))
+    assert code == 0 and out.strip().endswith(f"coqc -Q . HF {name}.v")
+    from headfusion.cli.export import library_text
+
+    assert all((tmp_path / "coq" / f).read_text(encoding="utf-8") == library_text(f) for f in LIBRARY)
+
+
+def test_a_unit_factor_with_a_huge_multiplicity_is_not_a_factorisation(w3: dict) -> None:
+    """A one-term factor divides any number of times (the exporter looped 10^9 times); the kernel requires a factor to
+    involve x with multiplicity ≥ 1, and so does the exporter: the coprimality is left out, never assumed."""
+    cert = copy.deepcopy(w3)
+    _claim(cert, "coprime")["evidence"]["shapes"][0]["factors"].append({"poly": [[[0, 0], 1]], "multiplicity": 10**9, "reason": "binomial"})
+    out = export_coq(cert)
+    assert "coprime" not in out.exported and out.lower is None and out.upper == 8
+    assert any(cid == "coprime" for cid, _ in out.left_out)

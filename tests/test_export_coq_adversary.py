@@ -179,3 +179,19 @@ def test_a_unit_factor_with_a_huge_multiplicity_is_not_a_factorisation(w3: dict)
     out = export_coq(cert)
     assert "coprime" not in out.exported and out.lower is None and out.upper == 8
     assert any(cid == "coprime" for cid, _ in out.left_out)
+
+
+def test_a_title_over_another_function_is_flagged(s123: dict, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """σ(q) + σ(2q) + σ(8q)'s certificate (m* = 8, by V2) under the spec of σ(q) + σ(2q) + σ(3q) (m* = 7): Coq proves a
+    true theorem about `heads`, but the header's title would name the wrong function; the statement check of `verify`
+    finds that the spec text does not give the model, and the header and the CLI say so."""
+    assert export_coq(s123).statement == "" and "WARNING" not in export_coq(s123).text
+    other = _cert(tmp_path / "other", "sigmoid(q1) + sigmoid(2*q1) + sigmoid(8*q1)")
+    forged = dict(other, spec=s123["spec"])
+    out = export_coq(forged)
+    assert (out.lower, out.upper) == (8, 8) and "model" in out.statement
+    header = out.text.split("*)", 1)[0]
+    assert "sigmoid(q1) + sigmoid(2*q1) + sigmoid(3*q1)\n   WARNING: this title does NOT name the function of the theorem" in header
+    (tmp_path / "c.json").write_text(json.dumps(forged), encoding="utf-8")
+    code, text, _ = run_cli(capsys, "export", "--coq", str(tmp_path / "c.json"), "--out", str(tmp_path / "coq"))
+    assert code == 0 and "warning: the spec text does not give this model" in text

@@ -37,6 +37,7 @@ class CoqFile:
     upper: int | None
     exported: list[str] = field(default_factory=list)
     left_out: list[tuple[str, str]] = field(default_factory=list)
+    statement: str = ""  # why the certificate's spec text does not give its model ("" when it does: the title names F)
     axioms: list[str] = field(default_factory=list)  # the lemma axioms the theorem cites (Print Assumptions lists them)
 
 
@@ -164,6 +165,7 @@ def _export(cert: object) -> CoqFile:
     body.append(_theorem_text(n, best, out.upper))
     cited = sorted(best[2]) if best else []
     out.axioms = cited
+    out.statement = _statement_problem(cert)
     out.text = _header(cert, model, out, cited) + "\n\n".join(body) + "\n\nPrint Assumptions main.\n"
     return out
 
@@ -399,8 +401,24 @@ def comment_text(value: object, limit: int = 200) -> str:
     return re.sub(r'[^\x20-\x7e]|\(\*|\*\)|"', " ", str(value))[:limit]
 
 
+def _statement_problem(cert: dict) -> str:
+    """"" when the spec text rebuilds the certificate's model and spec fields (`verify`'s statement check), else why not.
+
+    The theorem is about `heads`, whatever the title says; a title over another function would be read as its name."""
+    from headfusion.proof.statement import check_statement
+
+    try:
+        check_statement(cert)
+    except (CheckFailed, KeyError, TypeError, ValueError, AttributeError) as exc:
+        return str(exc) or type(exc).__name__
+    return ""
+
+
 def _header(cert: dict, model: Model, out: CoqFile, axioms: list[str]) -> str:
     title = comment_text(cert.get("spec", {}).get("title", ""))
+    if out.statement:
+        title += ("\n   WARNING: this title does NOT name the function of the theorem: the certificate's spec text does not give\n"
+                  f"   its model ({comment_text(out.statement, 300)}).  The theorem is about `heads` below, whatever the title says.")
     left = "".join(f"     - {comment_text(cid, 80)}: {comment_text(reason, 400)}\n" for cid, reason in out.left_out) or "     (none)\n"
     return ("(* headfusion export --coq: a certificate re-checked by Coq's kernel.\n"
             f"   {title}\n"

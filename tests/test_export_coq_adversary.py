@@ -195,3 +195,12 @@ def test_a_title_over_another_function_is_flagged(s123: dict, tmp_path: Path, ca
     (tmp_path / "c.json").write_text(json.dumps(forged), encoding="utf-8")
     code, text, _ = run_cli(capsys, "export", "--coq", str(tmp_path / "c.json"), "--out", str(tmp_path / "coq"))
     assert code == 0 and "warning: the spec text does not give this model" in text
+
+
+def test_a_huge_dimension_is_refused(w3: dict, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Every key is written with n coordinates: W_3's 2 KB certificate with n = 10^7 made the exporter run for minutes."""
+    cert = copy.deepcopy(w3)
+    cert["model"]["dimension"] = 10**7
+    (tmp_path / "c.json").write_text(json.dumps(cert), encoding="utf-8")
+    code, _, err = run_cli(capsys, "export", "--coq", str(tmp_path / "c.json"), "--out", str(tmp_path / "coq"))
+    assert code == 2 and "coordinates of the keys" in err and "2000000" in err and len(err.strip().splitlines()) == 1

@@ -17,7 +17,7 @@ from math import prod
 from headfusion.export import coqdata as g
 from headfusion.export.lowest import Shape, coprime_proof, edges_proof, newton_proof
 from headfusion.export.multiples import CLAIMS as MULTIPLE_CLAIMS, multiples_proof, theorem_name
-from headfusion.kernel.base import MAX_POINTS, CheckFailed, SchemaError, integer, rational, within
+from headfusion.kernel.base import MAX_POINTS, MAX_TERMS, CheckFailed, SchemaError, integer, rational, within
 from headfusion.kernel.model import Model, group_polys, model_from_json, relative_keys
 from headfusion.kernel.poly import divide, lattice_coordinates, poly_from_json
 from headfusion.spec.errors import InputError
@@ -80,6 +80,8 @@ def _export(cert: object) -> CoqFile:
     model = model_from_json(cert["model"])
     if any(a.bias for _, atoms in model.heads for a in atoms):
         raise InputError("weights e^b (rational biases) are not exported to Coq yet: only rational weights")
+    # every key is written with n coordinates: a small certificate with a huge dimension is a huge file (refused up front)
+    within(model.dimension * sum(len(atoms) for _, atoms in model.heads), MAX_TERMS, "coordinates of the keys written to the Coq file")
     claims = _claims(cert)
     if "exp-form" not in claims:
         raise InputError("the certificate has no exp-form claim: nothing to export")
@@ -199,6 +201,7 @@ def _blocks(model: Model, ev: dict) -> list[Block]:
         s = integer(b["shape"])
         shape = ev["shapes"][s]
         den, rows = integer(shape["denominator"]), [[(integer(j), integer(v)) for j, v in row] for row in shape["rows"]]
+        within(n * len(rows), MAX_TERMS, "coordinates of the lattice generators written to the Coq file")
         variables = [integer(j) - 1 for j in b["variables"]]
         local = {j: k for k, j in enumerate(variables)}
         gens = []
@@ -282,6 +285,7 @@ def _newton_theorem(n: int, ks: list[int]) -> str:
 def _block_head(n: int, b: Block, ev: dict) -> list[tuple[list[Fraction], Fraction, Fraction, tuple[int, ...]]]:
     item = ev["heads"][b.shape]
     N, D = g.strip_t(poly_from_json(item["N"], b.rank + 1)), g.strip_t(poly_from_json(item["D"], b.rank + 1))
+    within(n * len(D), MAX_TERMS, "coordinates of a block head's keys written to the Coq file")
     atoms = []
     for e, w in sorted(D.items()):
         key = [sum((Fraction(x) * gen[j] for x, gen in zip(e, b.gens)), Fraction(0)) for j in range(n)]

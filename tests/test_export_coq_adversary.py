@@ -44,6 +44,12 @@ def s123(tmp_path_factory: pytest.TempPathFactory) -> dict:
 
 
 @pytest.fixture(scope="module")
+def s128(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """σ(q) + σ(2q) + σ(8q): m* = 8 by Lemma V2 (2-adic valuations 0, 1, 3)."""
+    return _cert(tmp_path_factory.mktemp("s128"), "sigmoid(q1) + sigmoid(2*q1) + sigmoid(8*q1)")
+
+
+@pytest.fixture(scope="module")
 def tight() -> dict:
     """σ(q1) + σ(q2) + σ(q1 + q2) with --trees-only: a tree at m = 6 = V with interior and image leaves."""
     return certify(load_spec(TRIANGLE), ["test"], search_timeout=HANG_GUARD, lemmas=False).certificate
@@ -181,13 +187,12 @@ def test_a_unit_factor_with_a_huge_multiplicity_is_not_a_factorisation(w3: dict)
     assert any(cid == "coprime" for cid, _ in out.left_out)
 
 
-def test_a_title_over_another_function_is_flagged(s123: dict, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_title_over_another_function_is_flagged(s123: dict, s128: dict, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """σ(q) + σ(2q) + σ(8q)'s certificate (m* = 8, by V2) under the spec of σ(q) + σ(2q) + σ(3q) (m* = 7): Coq proves a
     true theorem about `heads`, but the header's title would name the wrong function; the statement check of `verify`
     finds that the spec text does not give the model, and the header and the CLI say so."""
     assert export_coq(s123).statement == "" and "WARNING" not in export_coq(s123).text
-    other = _cert(tmp_path / "other", "sigmoid(q1) + sigmoid(2*q1) + sigmoid(8*q1)")
-    forged = dict(other, spec=s123["spec"])
+    forged = dict(s128, spec=s123["spec"])
     out = export_coq(forged)
     assert (out.lower, out.upper) == (8, 8) and "model" in out.statement
     header = out.text.split("*)", 1)[0]
@@ -204,3 +209,15 @@ def test_a_huge_dimension_is_refused(w3: dict, tmp_path: Path, capsys: pytest.Ca
     (tmp_path / "c.json").write_text(json.dumps(cert), encoding="utf-8")
     code, _, err = run_cli(capsys, "export", "--coq", str(tmp_path / "c.json"), "--out", str(tmp_path / "coq"))
     assert code == 2 and "coordinates of the keys" in err and "2000000" in err and len(err.strip().splitlines()) == 1
+
+
+def test_repeated_two_adic_levels_are_no_proof(s128: dict) -> None:
+    """σ(q) + σ(2q) + σ(8q) with its three 2-adic levels listed ten times each: the exporter wrote the bound 2^30 and a
+    quotient per copy (Coq's twoadic_ok then failed); now, as Coq and the kernel, it needs pairwise distinct valuations."""
+    cert = copy.deepcopy(s128)
+    assert export_coq(cert).lower == 8
+    shape = _claim(cert, "lower:two-adic")["evidence"]["shapes"][0]
+    shape["levels"] = shape["levels"] * 10
+    out = export_coq(cert)
+    assert out.lower == 2 and "lower:two-adic" not in out.exported
+    assert any(cid == "lower:two-adic" and "distinct valuations" in why for cid, why in out.left_out)

@@ -121,6 +121,9 @@ class Entries:
         levels = [(integer(a), rational(c), integer(s)) for a, c, s in item["levels"]]
         if any(s for _, _, s in levels):
             raise Unsupported("a 2-adic level with a power of t")
+        valuations = [(a & -a).bit_length() for a, _, _ in levels]
+        if any(a < 1 or c <= 0 for a, c, _ in levels) or len(set(valuations)) != len(valuations):  # as Coq's twoadic_ok
+            raise Unsupported("2-adic levels need a ≥ 1, w > 0 and pairwise distinct valuations (Lemma V2)")  # (a repeated level wrote 2^j)
         steps = []
         for a, c, _ in levels:
             h = _quotient(R, {(0, 0): Fraction(1), (a, 0): c}, f"1 + {c}·x^{a}")

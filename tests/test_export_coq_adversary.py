@@ -19,6 +19,7 @@ import pytest
 from headfusion.api import certify as certify_api
 from headfusion.export.coq import LIBRARY, coq_name, export_coq
 from headfusion.proof.certify import certify
+from headfusion.spec.errors import InputError
 from headfusion.spec.load import load_spec
 
 from .conftest import HANG_GUARD, run_cli
@@ -221,3 +222,80 @@ def test_repeated_two_adic_levels_are_no_proof(s128: dict) -> None:
     out = export_coq(cert)
     assert out.lower == 2 and "lower:two-adic" not in out.exported
     assert any(cid == "lower:two-adic" and "distinct valuations" in why for cid, why in out.left_out)
+
+
+# A tree leaf whose index is Gallina text: the exporter printed it as it stood, and this payload redefined mstar_ge (and
+# replay_tree, tree_bound) after the tree, so that coqc ACCEPTED `Theorem main : mstar_ge n F 8 /\ mstar_le n F 7` for
+# σ(q) + σ(2q) + σ(3q) (m* = 7), with Print Assumptions listing no LR_box at all.  Every number is now checked to be one.
+INJECTION = ("0). Definition mstar_ge (n : nat) (F : list R -> R) (m : nat) : Prop := True. "
+             "Definition replay_tree (r : nat) (P0 Q0 : poly) (m V : nat) (mults : list mvec) (syms : list (list nat * Q)) (t : tree) : bool := true. "
+             "Definition tree_bound (n : nat) (F : list R -> R) (c : Q) (B : lblock) (m : nat) (mults : list mvec) "
+             "(syms : list (list nat * Q)) (t : tree) (_ : lattice_ok n [B] = true) (_ : expform n F c [B]) "
+             "(_ : coprime (length (lgens B)) (lP B) (lQ B)) (_ : replay_tree 0 [] [] 0 0 [] [] t = true) : mstar_ge n F (S m) := I. "
+             "Definition dummy : tree := (Layer 0")
+
+
+def _inject_layer(cert: dict, payload: object) -> None:
+    ev = _claim(cert, "search:m6")["evidence"]
+    ev["atoms"], ev["tree"] = 7, [["layer", payload]]
+
+
+def _inject_farkas(cert: dict, payload: object) -> None:
+    _claim(cert, "search:m6")["evidence"]["tree"] = [["farkas", payload]]
+
+
+def _inject_split(cert: dict, payload: object) -> None:
+    tree = _claim(cert, "search:m6")["evidence"]["tree"]
+    tree[0] = ["split", [payload]] + tree[0][2:]
+
+
+def _inject_row(cert: dict, payload: object) -> None:
+    _claim(cert, "search:m6")["evidence"]["multipliers"][0][0] = ["D", [payload], 1]
+
+
+@pytest.mark.parametrize("inject", [_inject_layer, _inject_farkas, _inject_split, _inject_row])
+@pytest.mark.parametrize("payload", [INJECTION, "0", 1.5, True, -1])
+def test_gallina_text_in_the_data_is_refused(s123: dict, inject: Callable[[dict, object], None], payload: object,
+                                             tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Strings (even "0"), floats and booleans are no integers, and a negative index is no natural number: exit 2."""
+    cert = copy.deepcopy(s123)
+    inject(cert, payload)
+    if payload == -1 and inject in (_inject_split, _inject_row):
+        export_coq(cert)  # a negative coordinate is an integer like any other (Coq then decides)
+        return
+    (tmp_path / "c.json").write_text(json.dumps(cert), encoding="utf-8")
+    code, _, err = run_cli(capsys, "export", "--coq", str(tmp_path / "c.json"), "--out", str(tmp_path / "coq"))
+    assert code == 2 and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "coq").exists()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("site", ["interior point", "interior coefficient", "image symmetry"])
+def test_gallina_text_in_interior_and_image_leaves_is_refused(tight: dict, site: str) -> None:
+    cert = copy.deepcopy(tight)
+    tree = _claim(cert, "search:m6")["evidence"]["tree"]
+    i, j = _nodes(cert, "interior")[0], _nodes(cert, "image")[0]
+    if site == "interior point":
+        tree[i] = ["interior", [1, INJECTION], tree[i][2]]
+    elif site == "interior coefficient":
+        tree[i] = ["interior", tree[i][1], [[[1, 0], "1/2) " + INJECTION], [[1, 2], "1/2"]]]
+    else:
+        tree[j] = ["image", tree[j][1], INJECTION]
+    with pytest.raises(InputError):
+        export_coq(cert)
+
+
+@pytest.mark.parametrize("edit", ["denominator 0", "shape -1", "side X"])
+def test_malformed_data_is_one_line_and_exit_2(w3: dict, s123: dict, edit: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A zero denominator (a ZeroDivisionError traceback), a negative shape index (Python's last shape) and a Farkas row on
+    side X (read as an N row) are refused."""
+    cert = copy.deepcopy(s123 if edit == "side X" else w3)
+    if edit == "denominator 0":
+        _claim(cert, "exp-form")["evidence"]["shapes"][0]["denominator"] = 0
+    elif edit == "shape -1":
+        _claim(cert, "exp-form")["evidence"]["blocks"][0]["shape"] = -1
+    else:
+        _claim(cert, "search:m6")["evidence"]["multipliers"][0][0][0] = "X"
+    (tmp_path / "c.json").write_text(json.dumps(cert), encoding="utf-8")
+    code, _, err = run_cli(capsys, "export", "--coq", str(tmp_path / "c.json"), "--out", str(tmp_path / "coq"))
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "Traceback" not in err

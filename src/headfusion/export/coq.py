@@ -60,8 +60,8 @@ def export_coq(cert: object) -> CoqFile:
         return _export(cert)
     except InputError:
         raise
-    except (CheckFailed, SchemaError, KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-        raise InputError(f"not a certificate this exporter reads: {exc}") from None
+    except (CheckFailed, SchemaError, KeyError, TypeError, ValueError, IndexError, AttributeError, ArithmeticError) as exc:
+        raise InputError(f"not a certificate this exporter reads: {exc or type(exc).__name__}") from None
 
 
 def _claims(cert: dict) -> dict[str, dict]:
@@ -199,6 +199,8 @@ def _blocks(model: Model, ev: dict) -> list[Block]:
         raise InputError("the exp-form's blocks do not list the heads in order: not exported yet")
     for i, b in enumerate(ev["blocks"]):
         s = integer(b["shape"])
+        if not 0 <= s < len(ev["shapes"]):  # (Python would read -1 as the last shape)
+            raise InputError(f"block {i}: no shape {s}")
         shape = ev["shapes"][s]
         den, rows = integer(shape["denominator"]), [[(integer(j), integer(v)) for j, v in row] for row in shape["rows"]]
         within(n * len(rows), MAX_TERMS, "coordinates of the lattice generators written to the Coq file")

@@ -51,6 +51,12 @@ def s128(tmp_path_factory: pytest.TempPathFactory) -> dict:
 
 
 @pytest.fixture(scope="module")
+def rigid(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """σ(q1) + σ(q2) + σ(q1 + q2) as certify makes it: m* = 7 by Lemma LE (six vertices, five rigid edges)."""
+    return _cert(tmp_path_factory.mktemp("rigid"), TRIANGLE)
+
+
+@pytest.fixture(scope="module")
 def tight() -> dict:
     """σ(q1) + σ(q2) + σ(q1 + q2) with --trees-only: a tree at m = 6 = V with interior and image leaves."""
     return certify(load_spec(TRIANGLE), ["test"], search_timeout=HANG_GUARD, lemmas=False).certificate
@@ -115,7 +121,18 @@ def fake_vertex_at_7(cert: dict) -> None:  # V inflated to 7 by a non-vertex so 
     _claim(cert, "search:m6")["evidence"]["atoms"] = 7
 
 
+def edges_with_a_cycle(cert: dict) -> None:  # five edges, the last one a copy of the first: no spanning tree
+    edges = _claim(cert, "lower:edges")["evidence"]["shapes"][0]["edges"]
+    edges[-1] = edges[0]
+
+
+def fake_vertex_and_edge(cert: dict) -> None:  # (1, 1) listed as a seventh vertex, joined by a seventh "edge": m* ≥ 8
+    _claim(cert, "lower:newton")["evidence"]["shapes"][0]["vertices"].append([[1, 1], [0, 0]])
+    _claim(cert, "lower:edges")["evidence"]["shapes"][0]["edges"].append([[1, 1], [0, 0], [-1, -1]])
+
+
 FORGERIES: list[tuple[str, Callable[[dict], None]]] = [
+    ("rigid", edges_with_a_cycle), ("rigid", fake_vertex_and_edge),
     ("s123", tree_at_7), ("s123", empty_tree_at_7), ("w3", duplicate_vertex), ("w3", vertex_off_support),
     ("w3", upper_one_atom), ("w3", model_value), ("tight", interior_not_convex), ("tight", interior_of_itself),
     ("tight", tree_at_7), ("tight", split_point_too_long), ("tight", image_of_the_root), ("tight", fake_vertex_at_7),

@@ -3,8 +3,9 @@
 Each forgery edits the certificate only (never the .v file) so as to state something false — m*(W_3) ≥ 27 or ≤ 1,
 m*(σ(q) + σ(2q) + σ(3q)) ≥ 8 (true value 7), m*(σ(q1) + σ(q2) + σ(q1 + q2)) ≥ 8 (true value 7) — or to make the
 tree's replay accept a wrong leaf; coqc must fail on the exported file.  The quick tests are the inputs the exporter
-itself must refuse (exit 2) or read as data without hanging: huge or negative boxes, a slug that names a library
-file, a unit factor with a huge multiplicity.
+itself must refuse (exit 2) or read as data without hanging: Gallina text where a number belongs (it made coqc accept
+m* ≥ 8 for σ(q) + σ(2q) + σ(3q)), huge or negative boxes, a huge dimension, a slug that names a library file, a unit
+factor with a huge multiplicity, repeated 2-adic levels, and a title over another function (flagged in the header).
 """
 
 from __future__ import annotations

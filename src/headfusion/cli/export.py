@@ -40,7 +40,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     command = check_command(exported.name)
     if args.json:
         print_json({"ok": True, "folder": str(folder), "file": f"{exported.name}.v", "library": list(LIBRARY),
-                    "lower": exported.lower, "upper": exported.upper, "exported": exported.exported,
+                    "lower": exported.lower, "upper": exported.upper, "exported": exported.exported, "statement_problem": exported.statement,
                     "left_out": [{"claim": c, "reason": r} for c, r in exported.left_out], "command": command})
         return 0
     bounds = {(None, None): "no bound", }.get((exported.lower, exported.upper))
@@ -49,6 +49,8 @@ def cmd_export(args: argparse.Namespace) -> int:
         bounds = f"m*(F) = {up}" if lo == up else " and ".join(x for x in (lo and f"m*(F) >= {lo}", up and f"m*(F) <= {up}") if x)
     sys.stdout.write(f"wrote {folder / (exported.name + '.v')} and {len(LIBRARY)} library files; the theorem: {bounds}\n")
     sys.stdout.write(f"exported claims: {', '.join(exported.exported)}\n")
+    if exported.statement:
+        sys.stdout.write(one_line(f"warning: the spec text does not give this model ({exported.statement}): the title is not F's name") + "\n")
     for claim, reason in exported.left_out:
         sys.stdout.write(one_line(f"not exported: {claim} ({reason})") + "\n")
     sys.stdout.write(f"check it from {folder}:\n{command}\n")

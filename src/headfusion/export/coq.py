@@ -19,7 +19,7 @@ from headfusion.export.graphs import CLAIMS as GRAPH_CLAIMS, graphs_proof
 from headfusion.export.lowest import Shape, coprime_proof, edges_proof, newton_proof
 from headfusion.export.multiples import CLAIMS as MULTIPLE_CLAIMS, multiples_proof, theorem_name
 from headfusion.export.oneline import LINE_CLAIMS, LineEntries, classes_proof, line_proof
-from headfusion.kernel.base import CheckFailed, SchemaError, integer, rational
+from headfusion.kernel.base import MAX_POINTS, MAX_TERMS, CheckFailed, SchemaError, integer, rational, within
 from headfusion.kernel.model import Model, group_polys, model_from_json, relative_keys
 from headfusion.kernel.poly import divide, lattice_coordinates, poly_from_json
 from headfusion.spec.errors import InputError
@@ -42,6 +42,7 @@ class CoqFile:
     upper: int | None
     exported: list[str] = field(default_factory=list)
     left_out: list[tuple[str, str]] = field(default_factory=list)
+    statement: str = ""  # why the certificate's spec text does not give its model ("" when it does: the title names F)
     axioms: list[str] = field(default_factory=list)  # the lemma axioms the theorem cites (Print Assumptions lists them)
 
 
@@ -53,7 +54,9 @@ def check_command(name: str) -> str:
 def coq_name(slug: object) -> str:
     """A Coq module name from the certificate's slug (letters, digits, underscores; starts with a letter)."""
     text = re.sub(r"[^A-Za-z0-9_]", "_", str(slug or "F"))
-    return text if text[:1].isalpha() else f"F_{text}"
+    name = text if text[:1].isalpha() else f"F_{text}"
+    # never a library file's name (any case: some file systems ignore it): the file would replace that library file
+    return f"F_{name}" if f"{name.lower()}.v" in {f.lower() for f in LIBRARY} else name
 
 
 def export_coq(cert: object) -> CoqFile:
@@ -62,8 +65,8 @@ def export_coq(cert: object) -> CoqFile:
         return _export(cert)
     except InputError:
         raise
-    except (CheckFailed, SchemaError, KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-        raise InputError(f"not a certificate this exporter reads: {exc}") from None
+    except (CheckFailed, SchemaError, KeyError, TypeError, ValueError, IndexError, AttributeError, ArithmeticError) as exc:
+        raise InputError(f"not a certificate this exporter reads: {exc or type(exc).__name__}") from None
 
 
 def _claims(cert: dict) -> dict[str, dict]:
@@ -82,6 +85,8 @@ def _export(cert: object) -> CoqFile:
     model = model_from_json(cert["model"])
     if any(a.bias for _, atoms in model.heads for a in atoms):
         raise InputError("weights e^b (rational biases) are not exported to Coq yet: only rational weights")
+    # every key is written with n coordinates: a small certificate with a huge dimension is a huge file (refused up front)
+    within(model.dimension * sum(len(atoms) for _, atoms in model.heads), MAX_TERMS, "coordinates of the keys written to the Coq file")
     claims = _claims(cert)
     if "exp-form" not in claims:
         raise InputError("the certificate has no exp-form claim: nothing to export")
@@ -163,7 +168,7 @@ def _export(cert: object) -> CoqFile:
     for cid, claim in sorted(claims.items()):
         if re.fullmatch(r"search:m\d+", cid) and "tree" in claim.get("evidence", {}):
             used.add(cid)
-            text, reason, tight = _tree_text(cid, claim["evidence"], blocks, shapes, newton_V) if coprime_ok else (None, "lowest terms not exported", False)
+            text, reason, tight = _tree_text(cid, claim["evidence"], blocks, shapes, newton_V, model.constant) if coprime_ok else (None, "lowest terms not exported", False)
             if text is not None:
                 body.append(text)
                 out.exported.append(cid)
@@ -179,6 +184,7 @@ def _export(cert: object) -> CoqFile:
     body.append(_theorem_text(n, best, out.upper))
     cited = sorted(best[2]) if best else []
     out.axioms = cited
+    out.statement = _statement_problem(cert)
     out.text = _header(cert, model, out, cited) + "\n\n".join(body) + "\n\nPrint Assumptions main.\n"
     return out
 
@@ -210,8 +216,11 @@ def _blocks(model: Model, ev: dict) -> list[Block]:
         raise InputError("the exp-form's blocks do not list the heads in order: not exported yet")
     for i, b in enumerate(ev["blocks"]):
         s = integer(b["shape"])
+        if not 0 <= s < len(ev["shapes"]):  # (Python would read -1 as the last shape)
+            raise InputError(f"block {i}: no shape {s}")
         shape = ev["shapes"][s]
         den, rows = integer(shape["denominator"]), [[(integer(j), integer(v)) for j, v in row] for row in shape["rows"]]
+        within(n * len(rows), MAX_TERMS, "coordinates of the lattice generators written to the Coq file")
         variables = [integer(j) - 1 for j in b["variables"]]
         local = {j: k for k, j in enumerate(variables)}
         gens = []
@@ -295,6 +304,7 @@ def _newton_theorem(n: int, ks: list[int]) -> str:
 def _block_head(n: int, b: Block, ev: dict) -> list[tuple[list[Fraction], Fraction, Fraction, tuple[int, ...]]]:
     item = ev["heads"][b.shape]
     N, D = g.strip_t(poly_from_json(item["N"], b.rank + 1)), g.strip_t(poly_from_json(item["D"], b.rank + 1))
+    within(n * len(D), MAX_TERMS, "coordinates of a block head's keys written to the Coq file")
     atoms = []
     for e, w in sorted(D.items()):
         key = [sum((Fraction(x) * gen[j] for x, gen in zip(e, b.gens)), Fraction(0)) for j in range(n)]
@@ -329,11 +339,27 @@ def _symmetry(shape: Shape, perm: list[int]) -> str:
     return f"({g.nlist(perm)}, {g.q(lam)})"
 
 
-def _tree_text(cid: str, ev: dict, blocks: list[Block], shapes: list[Shape], newton_V: dict[int, int] | None) -> tuple[str | None, str, bool]:
+def _box_points(shape: Shape, constant: Fraction, m: int) -> int:
+    """The number of points of the box of L3 at m atoms, as Coq's replay builds it (HFTree.box_sizes, box_points)."""
+    P = {e: constant * shape.Q.get(e, 0) + shape.P.get(e, 0) for e in set(shape.P) | set(shape.Q)}
+    support = [e for e, v in P.items() if v] + list(shape.Q)
+    points = 1
+    for c in range(shape.rank):
+        width = max(e[c] for e in support) - min(e[c] for e in support)
+        q_width = max(e[c] for e in shape.Q) - min(e[c] for e in shape.Q)
+        points *= max(max(m - 1, 0) * width - q_width + 1, 0)
+    return points
+
+
+def _tree_text(cid: str, ev: dict, blocks: list[Block], shapes: list[Shape], newton_V: dict[int, int] | None,
+               constant: Fraction) -> tuple[str | None, str, bool]:
     """Claim search:mM as a replayed tree (and whether it has interior leaves, which cite Lemma LT on the Newton count)."""
     if len(blocks) != 1:
         return None, "a tree over several blocks is not exported yet", False
     m = integer(ev["atoms"])
+    if m < 0:
+        raise InputError(f"claim {cid}: a negative number of atoms")
+    within(_box_points(shapes[blocks[0].shape], constant, m), MAX_POINTS, f"claim {cid}: points of the search box")  # Coq builds it
     nodes = ev["tree"]
     kinds = {node[0] for node in nodes}
     if not kinds <= TREE_LEAVES:
@@ -398,8 +424,24 @@ def comment_text(value: object, limit: int = 200) -> str:
     return re.sub(r'[^\x20-\x7e]|\(\*|\*\)|"', " ", str(value))[:limit]
 
 
+def _statement_problem(cert: dict) -> str:
+    """"" when the spec text rebuilds the certificate's model and spec fields (`verify`'s statement check), else why not.
+
+    The theorem is about `heads`, whatever the title says; a title over another function would be read as its name."""
+    from headfusion.proof.statement import check_statement
+
+    try:
+        check_statement(cert)
+    except (CheckFailed, KeyError, TypeError, ValueError, AttributeError) as exc:
+        return str(exc) or type(exc).__name__
+    return ""
+
+
 def _header(cert: dict, model: Model, out: CoqFile, axioms: list[str]) -> str:
     title = comment_text(cert.get("spec", {}).get("title", ""))
+    if out.statement:
+        title += ("\n   WARNING: this title does NOT name the function of the theorem: the certificate's spec text does not give\n"
+                  f"   its model ({comment_text(out.statement, 300)}).  The theorem is about `heads` below, whatever the title says.")
     left = "".join(f"     - {comment_text(cid, 80)}: {comment_text(reason, 400)}\n" for cid, reason in out.left_out) or "     (none)\n"
     return ("(* headfusion export --coq: a certificate re-checked by Coq's kernel.\n"
             f"   {title}\n"

@@ -1,7 +1,10 @@
 """Gallina text for the exact data of a certificate: rationals, exponents, polynomials, trees.
 
 Every literal is written with its scope (`%Q`) or inside a file that opens Z_scope, so that Coq reads
-exactly the number the certificate holds.
+exactly the number the certificate holds.  Every number is checked to be one (an int, or a Fraction) before it is
+written: the certificate is untrusted, and a string printed as it stands would be Gallina text, not data (a tree leaf
+["layer", "0). Definition mstar_ge … := True. …"] redefined m* and made coqc accept m*(F) ≥ 8 for a function with
+m* = 7).
 """
 
 from __future__ import annotations
@@ -9,6 +12,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Iterable, Sequence
 
+from headfusion.kernel.base import rational
 from headfusion.spec.errors import InputError
 
 Poly = dict[tuple[int, ...], Fraction]
@@ -21,9 +25,24 @@ def strip_t(p: dict) -> Poly:
     return {e[:-1]: c for e, c in p.items()}
 
 
+def number(value: object) -> int:
+    """An integer from the certificate, refused (InputError) unless it is one: only numbers become Gallina literals."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise InputError(f"not an integer: {str(value)[:40]!r}")
+    return value
+
+
+def natural(value: object) -> str:
+    """A natural number argument (an index of the tree's data)."""
+    if number(value) < 0:
+        raise InputError(f"not a natural number: {value}")
+    return str(value)
+
+
 def q(value: Fraction | int) -> str:
     """A rational as Coq's Q: n%Q for an integer, (n#d)%Q for a fraction."""
-    value = Fraction(value)
+    if not isinstance(value, Fraction):
+        value = Fraction(number(value))
     if value.denominator == 1:
         return f"({value.numerator})%Q" if value < 0 else f"{value.numerator}%Q"
     return f"({value.numerator}#{value.denominator})%Q"
@@ -31,12 +50,12 @@ def q(value: Fraction | int) -> str:
 
 def z(value: int) -> str:
     """An integer argument (negative ones in parentheses)."""
-    return f"({value})" if value < 0 else str(value)
+    return f"({value})" if number(value) < 0 else str(value)
 
 
 def zlist(values: Iterable[int]) -> str:
     """A list of integers (Z_scope is open in the generated file)."""
-    return "[" + "; ".join(str(v) for v in values) + "]"
+    return "[" + "; ".join(str(number(v)) for v in values) + "]"
 
 
 def qlist(values: Iterable[Fraction]) -> str:
@@ -46,7 +65,7 @@ def qlist(values: Iterable[Fraction]) -> str:
 
 def nlist(values: Iterable[int]) -> str:
     """A list of naturals."""
-    return "[" + "; ".join(f"{v}%nat" for v in values) + "]"
+    return "[" + "; ".join(f"{natural(v)}%nat" for v in values) + "]"
 
 
 def poly(p: Poly) -> str:
@@ -86,14 +105,14 @@ def tree(nodes: list, ranks: dict[int, int] | None = None, index: int = 0) -> st
         elif kind == "count":
             out.append("Count")
         elif kind == "layer":
-            out.append(f"(Layer {node[1]})")
+            out.append(f"(Layer {natural(node[1])})")
         elif kind == "image":
-            out.append(f"(Image {ranks[node[1]]} {node[2]})")
+            out.append(f"(Image {ranks[node[1]]} {natural(node[2])})")
         elif kind == "interior":
-            combination = "; ".join(f"({zlist(f)}, {q(Fraction(c))})" for f, c in node[2])
+            combination = "; ".join(f"({zlist(f)}, {q(rational(c))})" for f, c in node[2])
             out.append(f"(Interior {zlist(node[1])} [{combination}])")
         else:
-            out.append(f"(Farkas {node[1]})")
+            out.append(f"(Farkas {natural(node[1])})")
     return "".join(out)
 
 
@@ -121,7 +140,9 @@ def replay_ranks(nodes: list, targets: set[int]) -> dict[int, int]:
 
 def multiplier(side: str, e: list[int], lam: Fraction) -> str:
     """One entry (row, λ) of a Farkas vector: Dz/Nz for an integer λ, Dq/Nq for a fraction (HFTree)."""
-    row = "D" if side == "D" else "N"
+    if side not in ("D", "N"):
+        raise InputError(f"a Farkas row on side {str(side)[:10]!r} (D or N)")
+    row = side
     if lam.denominator == 1:
         return f"{row}z {zlist(e)} {z(lam.numerator)}"
     return f"{row}q {zlist(e)} {z(lam.numerator)} {lam.denominator}"

@@ -32,7 +32,7 @@ def _factors(shape: Shape, entry: dict) -> tuple[list[tuple[Poly, int, dict]], P
     for item in entry["factors"]:
         f = g.strip_t(poly_from_json(item["poly"], shape.rank + 1))
         e = integer(item["multiplicity"])
-        if not f:
+        if len(f) < 2 or e < 1:  # as the kernel: a factor involves x and has positive multiplicity (a unit's power never fails to divide)
             return None
         for _ in range(e):
             rest = divide(rest, f)  # type: ignore[assignment]

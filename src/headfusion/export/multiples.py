@@ -101,6 +101,8 @@ class Entries:
             k = (sum(w * x for w, x in zip(omega, e[:-1])), 0)
             at[k] = at.get(k, 0) + c * prod((p**x for p, x in zip(point, e[:-1])), start=Fraction(1))
         at = {k: c for k, c in at.items() if c}
+        if at and sum(k for _, k in roots) > max(at)[0] - min(at)[0]:  # more roots than its degree (and no huge product built)
+            raise Unsupported("the roots' product does not divide B(x′ ⊙ s^ω)")
         divisor: Poly = {(0, 0): Fraction(1)}
         for rho, k in roots:
             for _ in range(k):
@@ -122,6 +124,9 @@ class Entries:
         levels = [(integer(a), rational(c), integer(s)) for a, c, s in item["levels"]]
         if any(s for _, _, s in levels):
             raise Unsupported("a 2-adic level with a power of t")
+        valuations = [(a & -a).bit_length() for a, _, _ in levels]
+        if any(a < 1 or c <= 0 for a, c, _ in levels) or len(set(valuations)) != len(valuations):  # as Coq's twoadic_ok
+            raise Unsupported("2-adic levels need a ≥ 1, w > 0 and pairwise distinct valuations (Lemma V2)")  # (a repeated level wrote 2^j)
         steps = []
         for a, c, _ in levels:
             h = _quotient(R, {(0, 0): Fraction(1), (a, 0): c}, f"1 + {c}·x^{a}")

@@ -122,3 +122,14 @@ def test_the_padded_numerator_met_p4s_lowest_terms_premise_and_is_now_refused(li
     line = next(i for i, text in enumerate(P4_APPLIED.splitlines(), 1) if "Pp_padded Qp 0 ts ltac" in text)
     assert done.returncode != 0, "coqc accepted P4 on a numerator padded to two coordinates"
     assert f'line {line},' in done.stderr and 'Unable to unify "true" with "false"' in done.stderr, done.stderr  # lattice_ok
+
+
+def test_every_axiom_with_a_coprime_premise_also_asks_one_coordinate_count_per_exponent() -> None:
+    """Each `coprime r P Q` premise comes with wf r for P and Q (directly or by `lattice_ok`), so it is never vacuous."""
+    folder = Path(__file__).resolve().parent.parent / "src" / "headfusion" / "export" / "coq"
+    statements = [chunk.split(".\n")[0] for name in sorted(folder.glob("*.v"))
+                  for chunk in name.read_text(encoding="utf-8").split("\nAxiom ")[1:]]
+    with_coprime = [s for s in statements if "coprime" in s.split(":", 1)[1]]
+    assert len(with_coprime) >= 7  # LC_binomial, LB_bezout, LC_product, L5_LP, LR_box, LE_LP, LM_terms, LD_faces, P4
+    for statement in with_coprime:
+        assert "lattice_ok" in statement or "wf r P = true" in statement, statement.split(":")[0]

@@ -156,5 +156,5 @@ def line_proof(cid: str, ev: dict, constant: Fraction, blocks: list, shapes: lis
             f"Lemma {tag}_coprime : coprime 1 shape{b.shape}_P shape{b.shape}_Q.\n"
             f"Proof. pose proof blocks_coprime as H. rewrite {tag}_blocks in H. exact (Forall_inv H). Qed.\n"
             f"Theorem {tag} : mstar_ge n F 4.\n"
-            f"Proof. exact (P4_two_scales n F c {tag}_g shape{b.shape}_P shape{b.shape}_Q {tag}_c0 {tag}_terms {tag}_expform {tag}_coprime\n"
-            f"  {CHECK} {tag}_poles {tag}_line). Qed."), 4, "", {"P4_two_scales"}
+            f"Proof. exact (P4_two_scales n F c {tag}_g shape{b.shape}_P shape{b.shape}_Q {tag}_c0 {tag}_terms {CHECK} {tag}_expform\n"
+            f"  {tag}_coprime {CHECK} {tag}_poles {tag}_line). Qed."), 4, "", {"P4_two_scales"}

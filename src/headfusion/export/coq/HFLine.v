@@ -138,7 +138,8 @@ Axiom P_beta : forall n F g c0 ts, pair_ok n g ts = true -> line_form n F g c0 t
 
 (* Lemma P4 (docs/mathematics.md §4, "One line with biases"): g ∈ Q^n nonzero, terms merged (distinct (a, w), ε <> 0,
    a >= 1, w > 0), at least two distinct scales, Σ_{a_i = min a} ε_i·w_i <> 0, and F = c + P'/Q' in lowest terms with
-   every 1 + w_i x^a_i dividing Q' (each of its roots a pole of F): m*(F) >= 4. *)
+   every 1 + w_i x^a_i dividing Q' (each of its roots a pole of F): m*(F) >= 4.  lattice_ok puts P' and Q' in Q[x^±]
+   (one coordinate per exponent): without it an exponent of another length would make `coprime` hold vacuously. *)
 Definition least_scale (ts : list lterm) : Z := fold_right (fun t m => Z.min (la t) m) (match ts with [] => 0%Z | t :: _ => la t end) ts.
 Definition residue_sum (ts : list lterm) : Q :=
   fold_right (fun t acc => if Z.eqb (la t) (least_scale ts) then (leps t * lw t + acc)%Q else acc) 0%Q ts.
@@ -148,5 +149,6 @@ Definition p4_ok (n : nat) (g : list Q) (ts : list lterm) : bool :=
   && pairwise_ok (fun t u => negb (Z.eqb (la t) (la u) && Qeq_bool (lw t) (lw u))) ts
   && existsb (fun t => existsb (fun u => negb (Z.eqb (la t) (la u))) ts) ts
   && negb (Qeq_bool (residue_sum ts) 0).
-Axiom P4_two_scales : forall n F c g Pp Qp c0 ts, expform n F c [LBlk [g] Pp Qp] -> coprime 1 Pp Qp -> p4_ok n g ts = true ->
+Axiom P4_two_scales : forall n F c g Pp Qp c0 ts, lattice_ok n [LBlk [g] Pp Qp] = true -> expform n F c [LBlk [g] Pp Qp] ->
+  coprime 1 Pp Qp -> p4_ok n g ts = true ->
   Forall (fun t => pdivides 1 (lbin t) Qp) ts -> line_form n F g c0 ts -> mstar_ge n F 4.

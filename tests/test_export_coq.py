@@ -210,6 +210,22 @@ def _tamper(text: str, anchor: str, old: str, new: str) -> str:
     return text[:hit] + new + text[hit + len(old):]
 
 
+def assert_coqc_rejects(library: Path, stem: str, text: str) -> None:
+    """coqc fails on the file `stem`.v with this text (written into the library's folder)."""
+    (library / f"{stem}.v").write_text(text, encoding="utf-8")
+    assert _coqc(library, f"{stem}.v").returncode != 0, stem
+
+
+def assert_tamperings_rejected(library: Path, stem: str, text: str, tamperings: list[tuple[str, str, str]]) -> None:
+    """The untouched file passes coqc, and each single-number change (anchor, old, new) makes it fail."""
+    (library / f"{stem}.v").write_text(text, encoding="utf-8")
+    assert _coqc(library, f"{stem}.v").returncode == 0  # the untouched file passes
+    for i, (anchor, old, new) in enumerate(tamperings):
+        changed = _tamper(text, anchor, old, new)
+        assert changed != text, (anchor, old, new)
+        assert_coqc_rejects(library, f"{stem}_{i}", changed)
+
+
 TAMPER_W3 = [  # (anchor, old, new): each changes one number of W_3's file
     ("Definition shape0_P", "1%Q", "2%Q"),  # a coefficient of P'_B
     ("Definition shape0_Q", "([1], 1%Q)", "([1], 3%Q)"),  # a coefficient of Q'_B
@@ -276,13 +292,7 @@ def test_coqc_rejects_every_single_number_tampering(library: Path, tmp_path: Pat
              (export_coq(_certificate(tmp_path / "e", V2_SUM)).text, TAMPER_V2)]
     assert sum(len(t) for _, t in cases) >= 44
     for k, (text, tamperings) in enumerate(cases):
-        (library / f"T{k}.v").write_text(text, encoding="utf-8")
-        assert _coqc(library, f"T{k}.v").returncode == 0  # the untouched file passes
-        for i, (anchor, old, new) in enumerate(tamperings):
-            changed = _tamper(text, anchor, old, new)
-            assert changed != text
-            (library / f"T{k}_{i}.v").write_text(changed, encoding="utf-8")
-            assert _coqc(library, f"T{k}_{i}.v").returncode != 0, (anchor, old, new)
+        assert_tamperings_rejected(library, f"T{k}", text, tamperings)
 
 
 @needs_coq
@@ -295,16 +305,14 @@ def test_coqc_rejects_a_forged_false_bound(library: Path, tmp_path: Path) -> Non
     claims["theorem"]["evidence"].update({"lower": 27, "minimum": None, "status": "bounds"})
     out = export_coq(cert)
     assert out.lower == 27
-    (library / "Forged.v").write_text(out.text, encoding="utf-8")
-    assert _coqc(library, "Forged.v").returncode != 0
+    assert_coqc_rejects(library, "Forged", out.text)
     tree = _certificate(tmp_path / "t", "sigmoid(q1) + sigmoid(2*q1) + sigmoid(3*q1)")
     for claim in tree["claims"]:
         if claim["id"] == "search:m6":
             claim["id"], claim["evidence"]["atoms"] = "search:m7", 7  # m* >= 8, false: the same tree over a larger box
     out = export_coq(tree)
     assert out.lower == 8
-    (library / "ForgedTree.v").write_text(out.text, encoding="utf-8")
-    assert _coqc(library, "ForgedTree.v").returncode != 0
+    assert_coqc_rejects(library, "ForgedTree", out.text)
     # the diamond: m* >= 27 (> 24 = the construction, false), Y's hexagon entry replaced by eight "vertices" of Y
     diamond = _certificate(tmp_path / "dia", DIAMOND)
     entry = next(c for c in diamond["claims"] if c["id"] == "lower:three-slices")["evidence"]["shapes"][0]
@@ -312,8 +320,7 @@ def test_coqc_rejects_a_forged_false_bound(library: Path, tmp_path: Path) -> Non
     entry["mu"] = {"method": "vertices", "vertices": [[e, [1, 0, 0]] for e in support] + [[[3, 0, 0], [1, 0, 0]]]}
     out = export_coq(diamond)
     assert out.lower == 27  # min(4·8, 3·8 + 3, 2·8 + max(8, 4·3))
-    (library / "ForgedDiamond.v").write_text(out.text, encoding="utf-8")
-    assert _coqc(library, "ForgedDiamond.v").returncode != 0
+    assert_coqc_rejects(library, "ForgedDiamond", out.text)
 
 
 @needs_coq

@@ -16,7 +16,7 @@ import pytest
 from headfusion.export.coq import export_coq
 
 from .conftest import built, claim
-from .test_export_coq import REALS, _coqc, _tamper, assumptions, library, needs_coq  # noqa: F401 (library: a fixture)
+from .test_export_coq import REALS, _coqc, assert_coqc_rejects, assert_tamperings_rejected, assumptions, library, needs_coq  # noqa: F401 (library: a fixture)
 
 QUADRUPLE = "sigmoid(q1) + sigmoid(2*q1) + sigmoid(4*q1) + sigmoid(8*q1)"  # LK mod 16: 16 = the product
 TILTED = "sigmoid(q1+log(2))+sigmoid(2*q1+log(4))"  # LK on Q′(x/2): 4
@@ -102,14 +102,7 @@ TAMPER = {  # spec: (anchor, old, new), each one number of the generated file
 def test_coqc_rejects_every_single_number_tampering_of_the_line_lemmas(library: Path) -> None:  # noqa: F811
     assert sum(len(t) for t in TAMPER.values()) >= 5
     for k, (spec, tamperings) in enumerate(TAMPER.items()):
-        text = export_coq(built(spec)).text
-        (library / f"L{k}.v").write_text(text, encoding="utf-8")
-        assert _coqc(library, f"L{k}.v").returncode == 0  # the untouched file passes
-        for i, (anchor, old, new) in enumerate(tamperings):
-            changed = _tamper(text, anchor, old, new)
-            assert changed != text
-            (library / f"L{k}_{i}.v").write_text(changed, encoding="utf-8")
-            assert _coqc(library, f"L{k}_{i}.v").returncode != 0, (spec, anchor, old, new)
+        assert_tamperings_rejected(library, f"L{k}", export_coq(built(spec)).text, tamperings)
 
 
 @needs_coq
@@ -121,15 +114,13 @@ def test_coqc_rejects_forged_bounds_from_classes(library: Path) -> None:  # noqa
     claim(cert, "theorem")["evidence"].update({"lower": 32, "minimum": None, "status": "bounds"})
     out = export_coq(cert)
     assert out.lower == 32
-    (library / "ForgedLK.v").write_text(out.text, encoding="utf-8")
-    assert _coqc(library, "ForgedLK.v").returncode != 0
+    assert_coqc_rejects(library, "ForgedLK", out.text)
     # the ladder: m* >= 8 (> 6, false) by a third class binomial 1 + 3x² whose root is already counted
     cert = built(LADDER)
     claim(cert, "lower:two-adic")["evidence"]["shapes"][0]["class"].append([2, 3, 0])
     out = export_coq(cert)
     assert out.lower == 8
-    (library / "ForgedCD.v").write_text(out.text, encoding="utf-8")
-    assert _coqc(library, "ForgedCD.v").returncode != 0
+    assert_coqc_rejects(library, "ForgedCD", out.text)
 
 
 @needs_coq

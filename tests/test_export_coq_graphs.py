@@ -50,6 +50,31 @@ def test_disjoint_faces_export_each_face_function_as_a_module(row26: dict) -> No
     assert export_coq(copy.deepcopy(row26)).text == out.text  # deterministic
 
 
+def _outside_comments(text: str) -> str:
+    """The Coq text outside its (nested) comments."""
+    out, depth, i = [], 0, 0
+    while i < len(text):
+        if text.startswith("(*", i):
+            depth, i = depth + 1, i + 2
+        elif depth and text.startswith("*)", i):
+            depth, i = depth - 1, i + 2
+        else:
+            out.append(text[i] if depth == 0 else "")
+            i += 1
+    return "".join(out)
+
+
+def test_a_face_functions_claim_ids_stay_inside_comments(row26: dict) -> None:
+    """The face table is certificate data: a claim id that tries to close a comment stays inside it."""
+    cert = copy.deepcopy(row26)
+    function = _faces(cert)["functions"][0]
+    function["claims"] = [["x *) Axiom bad : False. (*", {}]] + function["claims"]
+    out = export_coq(cert)
+    assert "Axiom bad" in out.text and "Axiom bad" not in _outside_comments(out.text)
+    function["claims"] = [["x *) Axiom bad : False. (*", {}]]  # nothing exported from the face: never outside a comment either
+    assert "Axiom bad" not in _outside_comments(export_coq(cert).text)
+
+
 def test_a_face_whose_limit_is_not_its_function_is_left_out(row26: dict) -> None:
     cert = copy.deepcopy(row26)
     _faces(cert)["faces"][0][0] = [[2, 1]]  # the limit along e_2 is not the K_4 of the table

@@ -416,14 +416,6 @@ def _theorem_text(n: int, best: tuple[int, str, frozenset[str]] | None, upper: i
             f"Theorem main : mstar_ge n F {best[0]} /\\ mstar_le n F {upper}.\nProof. exact (conj {best[1]} upper). Qed.")
 
 
-def comment_text(value: object, limit: int = 200) -> str:
-    """Text from the certificate made safe inside a Coq comment: printable ASCII, no comment delimiters, no quotes.
-
-    Coq lexes string literals inside comments, so a quote could swallow the comment's end; "(*" and "*)" would nest or
-    close it.  What a certificate says is data: it must never become Coq commands."""
-    return re.sub(r'[^\x20-\x7e]|\(\*|\*\)|"', " ", str(value))[:limit]
-
-
 def _statement_problem(cert: dict) -> str:
     """"" when the spec text rebuilds the certificate's model and spec fields (`verify`'s statement check), else why not.
 
@@ -438,11 +430,11 @@ def _statement_problem(cert: dict) -> str:
 
 
 def _header(cert: dict, model: Model, out: CoqFile, axioms: list[str]) -> str:
-    title = comment_text(cert.get("spec", {}).get("title", ""))
+    title = g.comment_text(cert.get("spec", {}).get("title", ""))
     if out.statement:
         title += ("\n   WARNING: this title does NOT name the function of the theorem: the certificate's spec text does not give\n"
-                  f"   its model ({comment_text(out.statement, 300)}).  The theorem is about `heads` below, whatever the title says.")
-    left = "".join(f"     - {comment_text(cid, 80)}: {comment_text(reason, 400)}\n" for cid, reason in out.left_out) or "     (none)\n"
+                  f"   its model ({g.comment_text(out.statement, 300)}).  The theorem is about `heads` below, whatever the title says.")
+    left = "".join(f"     - {g.comment_text(cid, 80)}: {g.comment_text(reason, 400)}\n" for cid, reason in out.left_out) or "     (none)\n"
     return ("(* headfusion export --coq: a certificate re-checked by Coq's kernel.\n"
             f"   {title}\n"
             f"   Exported claims (checked here by Coq): {', '.join(out.exported)}.\n"

@@ -9,6 +9,7 @@ m* = 7).
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from typing import Iterable, Sequence
 
@@ -23,6 +24,14 @@ def strip_t(p: dict) -> Poly:
     if any(e[-1] for e in p):
         raise InputError("a polynomial with powers of t (weights e^b): not exported")
     return {e[:-1]: c for e, c in p.items()}
+
+
+def comment_text(value: object, limit: int = 200) -> str:
+    """Text from the certificate made safe inside a Coq comment: printable ASCII, no comment delimiters, no quotes.
+
+    Coq lexes string literals inside comments, so a quote could swallow the comment's end; "(*" and "*)" would nest or
+    close it.  What a certificate says is data: it must never become Coq commands."""
+    return re.sub(r'[^\x20-\x7e]|\(\*|\*\)|"', " ", str(value))[:limit]
 
 
 def number(value: object) -> int:

@@ -112,6 +112,11 @@ def _renaming(face: Model, function: Model) -> tuple[list[int], list[tuple[int, 
     return pi, links
 
 
+def _left_out(left_out: list[tuple[str, str]]) -> str:
+    """A face module's left-out claims for a comment: their ids come from the certificate, so made comment-safe."""
+    return "; ".join(f"{g.comment_text(c, 80)}: {g.comment_text(r, 400)}" for c, r in left_out)
+
+
 def _function_module(k: int, item: dict, export: Callable, fmt: str, table: list) -> tuple[str | None, int, set[str], str]:
     """Face function k as `Module Face<k>` (its own claims exported), its proved bound and cited axioms; constants: 1."""
     if not item.get("form"):
@@ -122,12 +127,12 @@ def _function_module(k: int, item: dict, export: Callable, fmt: str, table: list
     try:
         out = export(sub)
     except InputError as exc:
-        return None, 1, set(), f"(* Face function {k}: not exported ({exc}); m* >= 1. *)"
+        return None, 1, set(), f"(* Face function {k}: not exported ({g.comment_text(exc, 400)}); m* >= 1. *)"
     if out.lower is None:
-        return None, 1, set(), f"(* Face function {k}: no bound exported ({'; '.join(f'{c}: {r}' for c, r in out.left_out)}); m* >= 1. *)"
+        return None, 1, set(), f"(* Face function {k}: no bound exported ({_left_out(out.left_out)}); m* >= 1. *)"
     _, _, body = out.text.partition("Open Scope Z_scope.\n\n")
     body = body.removesuffix("\n\nPrint Assumptions main.\n")
-    left = "; ".join(f"{c}: {r}" for c, r in out.left_out) or "none"
+    left = _left_out(out.left_out) or "none"
     return (f"Face{k}", out.lower, set(out.axioms),
             f"(* Face function {k} (claim lower:faces): its canonical form as a model, with its own claims.\n"
             f"   Exported: {', '.join(out.exported)}.  Left out: {left}. *)\nModule Face{k}.\n{body}\nEnd Face{k}.")

@@ -1,10 +1,11 @@
-"""Coq proofs of residue classes (LK), class Descartes (CD) and one line with biases (Pβ, P4): HFLine.v.
+"""Coq proofs of residue classes (LK), class Descartes (CD), one line with biases (Pβ, P4) and unit roots (LU): HFLine.v.
 
 LK and CD are bounds on 𝒯(Q′_B), written as entries of `multiples.Entries` (LineEntries adds them): Coq recomputes
 the class sums of Q′_B(ρ⊙x) over every representative of Λ/M, the odd parts, valuations and the pairwise root test,
 and multiplies every quotient back.  Pβ and P4 bound m*(F) from F's one-line form c0 + Σ ε_i·σ(a_i·y + log w_i), which
-Coq proves from the exponential form (HFLine.line_sound: one polynomial identity).  The exporter only finds data
-(quotients, c0); an instance it cannot write (a power of t, a failing division) is left out with the reason.
+Coq proves from the exponential form (HFLine.line_sound: one polynomial identity).  LU bounds m*(F) from Q′ = u·Π Φ_d,
+each Φ_d computed by Coq.  The exporter only finds data (quotients, c0, LU's unit u and G); an instance it cannot
+write (a power of t, a failing division) is left out with the reason.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
-(* HFLine: residue classes (LK), class Descartes (CD), and one line with biases (Pβ, P4).
+(* HFLine: residue classes (LK), class Descartes (CD), one line with biases (Pβ, P4), and unit roots (LU).
    LK and CD bound 𝒯(R) (HFAxioms' terms_ge) over data Coq recomputes: class sums, moduli, odd parts,
    valuations.  Pβ and P4 bound m*(F) for F = c0 + Σ ε_i·σ(a_i·<g, q> + log w_i); that F has this form is a
-   theorem here (line_sound: the exponential form times Π(1 + w_i x^a_i), coefficient by coefficient).
+   theorem here (line_sound: the exponential form times Π(1 + w_i x^a_i), coefficient by coefficient).  LU bounds
+   m*(F) for one block of rank 1 from Q' = u·Π Φ_d, each Φ_d computed here and checked by multiplying back.
    Each axiom is stated as narrowly as its lemma; docs/coq.md says how each was read. *)
 From Coq Require Import List ZArith QArith Reals Qreals Lra.
 From HF Require Import HFPoly HFSem HFTree HFAxioms.

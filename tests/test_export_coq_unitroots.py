@@ -99,3 +99,27 @@ def test_coqc_rejects_lemma_lu_forged_to_state_a_bound_above_m_star(library: Pat
     out = export_coq(_lu_forged("attn([0, q1, 2*q1], [0, 1, 3])", [3]))
     assert (out.lower, out.upper) == (4, 3) and "lower:unit-roots" in out.exported
     assert_coqc_rejects(library, "ForgedLU3", out.text)
+
+
+EDGE_CASES = """From Coq Require Import List ZArith QArith.
+From HF Require Import HFPoly HFLine.
+Import ListNotations.
+(* F = 1/2 (P' = 0, Q' = 1, coprime): with 𝒟 = [] every other clause of lu_ok holds, and m* = 1; the check refuses it. *)
+Goal lu_ok [] [([0%Z], 1%Q)] [([0%Z], 1%Q)] [] [] = false. Proof. vm_compute. reflexivity. Qed.
+(* σ(q) + σ(3q): an order listed twice is refused; the same data times −1 (a unit with a negative coefficient) passes. *)
+Goal lu_ok [([1%Z], 1%Q); ([2%Z], (-1)%Q); ([3%Z], 2%Q)] [([0%Z], 1%Q); ([3%Z], 1%Q)] [([0%Z], 1%Q)]
+  [([1%Z], 1%Q); ([2%Z], (-1)%Q); ([3%Z], 2%Q)] [2; 2; 6]%Z = false. Proof. vm_compute. reflexivity. Qed.
+Goal lu_ok [([1%Z], (-1)%Q); ([2%Z], 1%Q); ([3%Z], (-2)%Q)] [([0%Z], (-1)%Q); ([3%Z], (-1)%Q)] [([0%Z], (-1)%Q)]
+  [([1%Z], 1%Q); ([2%Z], (-1)%Q); ([3%Z], 2%Q)] [2; 6]%Z = true. Proof. vm_compute. reflexivity. Qed.
+(* cyclo d is Φ_d: checked by multiplying back for every divisor of 2 · 3 · 5 · 7 and of 2^5 · 3^2 = 288. *)
+Goal cyclo_ok 210 = true /\\ cyclo_ok 288 = true. Proof. split; vm_compute; reflexivity. Qed.
+"""
+
+
+@needs_coq
+@pytest.mark.slow
+def test_lu_ok_on_the_referees_edge_cases(library: Path) -> None:  # noqa: F811
+    """docs/coq.md's reading: an empty 𝒟 and a repeated order are refused, a negative unit is accepted, cyclo is Φ_d."""
+    (library / "ChkLU.v").write_text(EDGE_CASES, encoding="utf-8")
+    run = _coqc(library, "ChkLU.v")
+    assert run.returncode == 0, run.stderr[-1000:]

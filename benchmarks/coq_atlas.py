@@ -1,10 +1,10 @@
-"""Every atlas row decided by residue classes, 2-adic classes, class Descartes, Pβ or P4, re-checked by Coq.
+"""Every atlas row decided by residue classes, 2-adic classes, class Descartes, Pβ, P4 or unit roots, re-checked by Coq.
 
 For each row of the named atlases (docs/atlas/NAME.json) whose lower bound is claimed by lower:classes, lower:two-adic,
-lower:pair-biased or lower:two-scales: the certificate (no search), `export --coq`, and coqc on the file alone.  Prints,
+lower:pair-biased, lower:two-scales or lower:unit-roots: the certificate (no search), `export --coq`, and coqc on the file alone.  Prints,
 per atlas and per lemma axiom, how many rows Coq proves with the atlas's bounds and exactly the cited axioms, and the
 median and largest coqc CPU seconds (user + system of the child: the machine is shared).  About 2.5 s a row.
-Run: python3 benchmarks/coq_atlas.py sigmoid-quadruples-8 sigmoid-biased-pairs-6 sigmoid-biased-triples-5
+Run: python3 benchmarks/coq_atlas.py sigmoid-quadruples-8 sigmoid-biased-pairs-6 sigmoid-biased-triples-5 sigmoid-pairs-12
 """
 
 from __future__ import annotations
@@ -24,8 +24,10 @@ from headfusion.proof.claims import build_certificate
 from headfusion.spec.load import load_spec
 
 ROOT = Path(__file__).resolve().parent.parent
-CLAIMS = ("lower:classes", "lower:two-adic", "lower:pair-biased", "lower:two-scales")
-LEMMAS = ("LK_classes", "CD_classes", "V2_two_adic", "P_beta", "P4_two_scales")
+CLAIMS = ("lower:classes", "lower:two-adic", "lower:pair-biased", "lower:two-scales",
+          "lower:unit-roots")
+LEMMAS = ("LK_classes", "CD_classes", "V2_two_adic", "P_beta", "P4_two_scales",
+          "LU_unit_roots")
 REALS = {"ClassicalDedekindReals.sig_not_dec", "ClassicalDedekindReals.sig_forall_dec",
          "FunctionalExtensionality.functional_extensionality_dep"}
 

@@ -18,7 +18,7 @@ from headfusion.export import coqdata as g
 from headfusion.export.graphs import CLAIMS as GRAPH_CLAIMS, graphs_proof
 from headfusion.export.lowest import Shape, coprime_proof, edges_proof, newton_proof
 from headfusion.export.multiples import CLAIMS as MULTIPLE_CLAIMS, multiples_proof, theorem_name
-from headfusion.export.oneline import LINE_CLAIMS, LineEntries, classes_proof, line_proof
+from headfusion.export.oneline import LINE_CLAIMS, LineEntries, classes_proof, line_proof, unit_roots_proof
 from headfusion.kernel.base import MAX_POINTS, MAX_TERMS, CheckFailed, SchemaError, integer, rational, within
 from headfusion.kernel.model import Model, group_polys, model_from_json, relative_keys
 from headfusion.kernel.poly import divide, lattice_coordinates, poly_from_json
@@ -152,6 +152,7 @@ def _export(cert: object) -> CoqFile:
         used.add(cid)
         ev = claims[cid]["evidence"]
         text, bound, reason, cited = classes_proof(ev, shapes, newton_V, [b.shape for b in blocks], newton_cited) if cid == "lower:classes" \
+            else unit_roots_proof(ev, blocks, shapes, coprime_ok) if cid == "lower:unit-roots" \
             else line_proof(cid, ev, model.constant, blocks, shapes, coprime_ok)
         if text is not None and (coprime_ok or cid == "lower:pair-biased"):
             body.append(text)

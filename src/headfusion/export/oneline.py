@@ -1,22 +1,27 @@
-"""Coq proofs of residue classes (LK), class Descartes (CD) and one line with biases (Pβ, P4): HFLine.v.
+"""Coq proofs of residue classes (LK), class Descartes (CD), one line with biases (Pβ, P4) and unit roots (LU): HFLine.v.
 
 LK and CD are bounds on 𝒯(Q′_B), written as entries of `multiples.Entries` (LineEntries adds them): Coq recomputes
 the class sums of Q′_B(ρ⊙x) over every representative of Λ/M, the odd parts, valuations and the pairwise root test,
 and multiplies every quotient back.  Pβ and P4 bound m*(F) from F's one-line form c0 + Σ ε_i·σ(a_i·y + log w_i), which
-Coq proves from the exponential form (HFLine.line_sound: one polynomial identity).  The exporter only finds data
-(quotients, c0); an instance it cannot write (a power of t, a failing division) is left out with the reason.
+Coq proves from the exponential form (HFLine.line_sound: one polynomial identity).  LU bounds m*(F) from Q′ = u·Π Φ_d,
+each Φ_d computed by Coq.  The exporter only finds data (quotients, c0, LU's unit u and G); an instance it cannot
+write (a power of t, a failing division) is left out with the reason.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
+from math import gcd, lcm
+from typing import Any
 
 from headfusion.export import coqdata as g
 from headfusion.export.multiples import Entries, Unsupported, multiples_proof, theorem_name
-from headfusion.kernel.base import CheckFailed, integer, rational
-from headfusion.kernel.poly import Poly, add, divide, mul
+from headfusion.kernel.base import MAX_POINTS, CheckFailed, integer, rational, within
+from headfusion.kernel.cyclotomic import MAX_ORDER, cyclotomic
+from headfusion.kernel.poly import Poly, add, divide, mul, product
 
-LINE_CLAIMS = {"lower:classes": "LK", "lower:pair-biased": "PB", "lower:two-scales": "P4"}  # claims this module exports
+LINE_CLAIMS = {"lower:classes": "LK", "lower:pair-biased": "PB", "lower:two-scales": "P4",
+               "lower:unit-roots": "LU"}  # claims this module exports
 CHECK = "ltac:(vm_compute; reflexivity)"
 
 
@@ -118,6 +123,20 @@ def _one_line(ev: dict, constant: Fraction, P: Poly, Q: Poly) -> tuple[list[tupl
     return terms, c0
 
 
+def _one_block(tag: str, b: Any) -> str:
+    """Coq lemmas: the exp-form's one block of rank 1 is LBlk [g] P′ Q′ (g the generator), and F's expform over it."""
+    return (f"Definition {tag}_g : list Q := {g.qlist(b.gens[0])}.\n"
+            f"Lemma {tag}_blocks : lblocks = [LBlk [{tag}_g] shape{b.shape}_P shape{b.shape}_Q].\nProof. vm_compute. reflexivity. Qed.\n"
+            f"Lemma {tag}_expform : expform n F c [LBlk [{tag}_g] shape{b.shape}_P shape{b.shape}_Q].\n"
+            f"Proof. rewrite <- {tag}_blocks. exact F_expform. Qed.\n")
+
+
+def _block_coprime(tag: str, b: Any) -> str:
+    """Coq lemma: P′ and Q′ of the one block are coprime (from the claim coprime's blocks_coprime)."""
+    return (f"Lemma {tag}_coprime : coprime 1 shape{b.shape}_P shape{b.shape}_Q.\n"
+            f"Proof. pose proof blocks_coprime as H. rewrite {tag}_blocks in H. exact (Forall_inv H). Qed.\n")
+
+
 def line_proof(cid: str, ev: dict, constant: Fraction, blocks: list, shapes: list, coprime_ok: bool) -> tuple[str | None, int, str, set[str]]:
     """Claim lower:pair-biased (Theorem Pβ) or lower:two-scales (Lemma P4): Coq text, bound, reason, the axioms cited."""
     if len(blocks) != 1 or blocks[0].rank != 1 or len(blocks[0].gens) != 1:
@@ -136,12 +155,8 @@ def line_proof(cid: str, ev: dict, constant: Fraction, blocks: list, shapes: lis
         return None, 0, str(exc), set()
     items = "; ".join(f"LTm {a} {g.q(w)} {g.q(eps)}" for a, w, eps in terms)
     text = (f"(* Claim {cid}: F(q) = c0 + Σ ε_i·σ(a_i·<g, q> + log w_i), a theorem (HFLine.line_sound). *)\n"
-            f"Definition {tag}_g : list Q := {g.qlist(b.gens[0])}.\n"
             f"Definition {tag}_terms : list lterm := [{items}].\n"
-            f"Definition {tag}_c0 : Q := {g.q(c0)}.\n"
-            f"Lemma {tag}_blocks : lblocks = [LBlk [{tag}_g] shape{b.shape}_P shape{b.shape}_Q].\nProof. vm_compute. reflexivity. Qed.\n"
-            f"Lemma {tag}_expform : expform n F c [LBlk [{tag}_g] shape{b.shape}_P shape{b.shape}_Q].\n"
-            f"Proof. rewrite <- {tag}_blocks. exact F_expform. Qed.\n"
+            f"Definition {tag}_c0 : Q := {g.q(c0)}.\n" + _one_block(tag, b) +
             f"Lemma {tag}_line : line_form n F {tag}_g {tag}_c0 {tag}_terms.\n"
             f"Proof. exact (line_sound n F c {tag}_g shape{b.shape}_P shape{b.shape}_Q {tag}_c0 {tag}_terms {tag}_expform {CHECK}). Qed.\n")
     if cid == "lower:pair-biased":
@@ -153,8 +168,43 @@ def line_proof(cid: str, ev: dict, constant: Fraction, blocks: list, shapes: lis
     return (text + f"(* Lemma P4: F in lowest terms (claim coprime), every 1 + w_i·x^a_i divides Q′: m*(F) >= 4. *)\n"
             f"Lemma {tag}_poles : Forall (fun t => pdivides 1 (lbin t) shape{b.shape}_Q) {tag}_terms.\n"
             f"Proof.\n  unfold {tag}_terms.\n{steps}\nQed.\n"
-            f"Lemma {tag}_coprime : coprime 1 shape{b.shape}_P shape{b.shape}_Q.\n"
-            f"Proof. pose proof blocks_coprime as H. rewrite {tag}_blocks in H. exact (Forall_inv H). Qed.\n"
-            f"Theorem {tag} : mstar_ge n F 4.\n"
+            + _block_coprime(tag, b) + f"Theorem {tag} : mstar_ge n F 4.\n"
             f"Proof. exact (P4_two_scales n F c {tag}_g shape{b.shape}_P shape{b.shape}_Q {tag}_c0 {tag}_terms {CHECK} {tag}_expform\n"
             f"  {tag}_coprime {CHECK} {tag}_poles {tag}_line). Qed."), 4, "", {"P4_two_scales"}
+
+
+def unit_roots_proof(ev: dict, blocks: list, shapes: list, coprime_ok: bool) -> tuple[str | None, int, str, set[str]]:
+    """Claim lower:unit-roots (Lemma LU): Coq text, bound 4, reason, the axioms cited.
+
+    Coq recomputes every Φ_d (HFLine.cyclo, checked by multiplying back), Q′ = u·Π Φ_d and the collapses 𝒟/g for
+    g = 1..L; the exporter only finds the unit u and, when 𝒟/g = {2} for some g, G = (1 + x^(L/2))·P′/Q′."""
+    if len(blocks) != 1 or blocks[0].rank != 1 or len(blocks[0].gens) != 1:
+        return None, 0, "Lemma LU needs one block of rank 1", set()
+    if not coprime_ok:
+        return None, 0, "lowest terms not exported", set()
+    b = blocks[0]
+    tag = theorem_name("lower:unit-roots")
+    try:
+        orders = [integer(d) for d in ev["orders"]]
+        if not orders or orders != sorted(set(orders)) or orders[0] < 1:
+            raise Unsupported("the orders d must be distinct positive integers, increasing")
+        within(orders[-1], MAX_ORDER, "order of a cyclotomic factor")  # as the kernel: Coq recomputes each Φ_d
+        L = lcm(*orders)
+        within(L * len(orders), MAX_POINTS, "residues g times orders of the unit-root check")
+        P, Q = ({(e[0], 0): c for e, c in p.items() if c} for p in (shapes[b.shape].P, shapes[b.shape].Q))
+        u = divide(Q, product([cyclotomic(d) for d in orders], 2))
+        if u is None or len(u) != 1:
+            raise Unsupported("Q′ is not a unit times the product of the listed cyclotomic polynomials")
+        G: Poly = {}
+        if any({d // gcd(d, k) for d in orders} == {2} for k in range(1, L + 1)):
+            G = divide(mul({(0, 0): Fraction(1), (L // 2, 0): Fraction(1)}, P), Q) or {}
+    except (Unsupported, CheckFailed, KeyError, TypeError, ValueError) as exc:
+        return None, 0, str(exc), set()
+    return (f"(* Claim lower:unit-roots (Lemma LU): Q′ = u·Π_(d∈𝒟) Φ_d, each Φ_d recomputed by Coq (HFLine.cyclo); m*(F) >= 4. *)\n"
+            + _one_block(tag, b) + _block_coprime(tag, b)
+            + f"Definition {tag}_orders : list Z := {g.zlist(orders)}.\n"
+            f"Definition {tag}_u : poly := {g.poly(g.strip_t(u))}.\n"
+            f"Definition {tag}_G : poly := {g.poly(g.strip_t(G))}.\n"
+            f"Theorem {tag} : mstar_ge n F 4.\n"
+            f"Proof. exact (LU_unit_roots n F c {tag}_g shape{b.shape}_P shape{b.shape}_Q {tag}_u {tag}_G {tag}_orders {CHECK}\n"
+            f"  {tag}_expform {tag}_coprime {CHECK}). Qed."), 4, "", {"LU_unit_roots"}

@@ -1,7 +1,8 @@
-(* HFLine: residue classes (LK), class Descartes (CD), and one line with biases (Pβ, P4).
+(* HFLine: residue classes (LK), class Descartes (CD), one line with biases (Pβ, P4), and unit roots (LU).
    LK and CD bound 𝒯(R) (HFAxioms' terms_ge) over data Coq recomputes: class sums, moduli, odd parts,
    valuations.  Pβ and P4 bound m*(F) for F = c0 + Σ ε_i·σ(a_i·<g, q> + log w_i); that F has this form is a
-   theorem here (line_sound: the exponential form times Π(1 + w_i x^a_i), coefficient by coefficient).
+   theorem here (line_sound: the exponential form times Π(1 + w_i x^a_i), coefficient by coefficient).  LU bounds
+   m*(F) for one block of rank 1 from Q' = u·Π Φ_d, each Φ_d computed here and checked by multiplying back.
    Each axiom is stated as narrowly as its lemma; docs/coq.md says how each was read. *)
 From Coq Require Import List ZArith QArith Reals Qreals Lra.
 From HF Require Import HFPoly HFSem HFTree HFAxioms.
@@ -152,3 +153,62 @@ Definition p4_ok (n : nat) (g : list Q) (ts : list lterm) : bool :=
 Axiom P4_two_scales : forall n F c g Pp Qp c0 ts, lattice_ok n [LBlk [g] Pp Qp] = true -> expform n F c [LBlk [g] Pp Qp] ->
   coprime 1 Pp Qp -> p4_ok n g ts = true ->
   Forall (fun t => pdivides 1 (lbin t) Qp) ts -> line_form n F g c0 ts -> mstar_ge n F 4.
+
+(* ---- Lemma LU (unit roots; docs/mathematics.md §4, LU) ---- *)
+(* Polynomials in x with integer coefficients, dense: the coefficient of x^i at position i. *)
+Fixpoint dadd (p q : list Z) : list Z :=
+  match p, q with a :: p', b :: q' => (a + b)%Z :: dadd p' q' | [], _ => q | _, [] => p end.
+Fixpoint dmul (p q : list Z) : list Z :=
+  match p with [] => [] | a :: p' => dadd (map (Z.mul a) q) (0%Z :: dmul p' q) end.
+Fixpoint dzero (p : list Z) : bool := match p with [] => true | a :: p' => Z.eqb a 0 && dzero p' end.
+Fixpoint drop_zeros (p : list Z) : list Z := match p with a :: p' => if Z.eqb a 0 then drop_zeros p' else p | [] => [] end.
+Definition dtrim (p : list Z) : list Z := rev (drop_zeros (rev p)).
+Fixpoint deqb (p q : list Z) : bool :=  (* equal coefficient by coefficient (missing ones are 0) *)
+  match p, q with a :: p', b :: q' => Z.eqb a b && deqb p' q' | [], _ => dzero q | _, [] => dzero p end.
+Definition xe_minus_1 (e : nat) : list Z := (-1)%Z :: repeat 0%Z (e - 1) ++ [1%Z].
+(* The quotient of p by x^e − 1 (e >= 1): h_k = h_(k−e) − p_k, the last e values of h in a window. *)
+Fixpoint div_xe_minus_1 (p window : list Z) : list Z :=
+  match p with [] => [] | a :: p' => let h := (hd 0 window - a)%Z in h :: div_xe_minus_1 p' (tl window ++ [h]) end.
+Definition divisors (d : nat) : list nat := filter (fun e => Nat.eqb (Nat.modulo d e) 0) (seq 1 d).
+Fixpoint mobius_from (fuel : nat) (m p : Z) : Z :=  (* μ(m), m with no prime factor below p *)
+  match fuel with
+  | O => 0%Z
+  | S f => if Z.leb m 1 then 1%Z else if Z.ltb m (p * p) then (-1)%Z
+           else if Z.eqb (Z.modulo m p) 0 then (if Z.eqb (Z.modulo (Z.div m p) p) 0 then 0%Z else (- mobius_from f (Z.div m p) (p + 1))%Z)
+           else mobius_from f m (p + 1)
+  end.
+Definition mobius (m : nat) : Z := mobius_from m (Z.of_nat m) 2.
+(* Φ_d = Π_(e|d) (x^e − 1)^μ(d/e): the binomials with μ = 1 multiplied, then those with μ = −1 divided out.  Whatever this
+   computes, cyclo_ok below checks it by multiplying back. *)
+Definition cyclo (d : nat) : list Z :=
+  let up := fold_right (fun e acc => if Z.eqb (mobius (d / e)) 1 then dmul (xe_minus_1 e) acc else acc) [1%Z] (divisors d) in
+  dtrim (fold_right (fun e acc => if Z.eqb (mobius (d / e)) (-1) then dtrim (div_xe_minus_1 acc (repeat 0%Z e)) else acc) up (divisors d)).
+(* x^e − 1 = Π_(f|e) cyclo f for every e | d: by induction on e this makes cyclo e = Φ_e for every e | d (Q[x] has no zero
+   divisors), whatever the computation above. *)
+Definition cyclo_ok (d : nat) : bool :=
+  forallb (fun e => deqb (fold_right (fun f acc => dmul (cyclo f) acc) [1%Z] (divisors e)) (xe_minus_1 e)) (divisors d).
+Definition dense_poly (p : list Z) : poly := map (fun ic => ([Z.of_nat (fst ic)], inject_Z (snd ic))) (combine (seq 0 (length p)) p).
+Fixpoint increasing (l : list Z) : bool := match l with a :: (b :: _) as r => Z.ltb a b && increasing r | _ => true end.
+(* 𝒟/g = {d / gcd(d, g) : d ∈ 𝒟} when it is one value k. *)
+Definition collapse (ds : list Z) (g : Z) : option Z :=
+  match ds with [] => None | d :: _ => let k := Z.div d (Z.gcd d g) in
+    if forallb (fun d' => Z.eqb (Z.div d' (Z.gcd d' g)) k) ds then Some k else None end.
+Definition lu_lcm (ds : list Z) : Z := fold_right Z.lcm 1%Z ds.
+Definition lu_residues (ds : list Z) : list Z := map Z.of_nat (seq 1 (Z.to_nat (lu_lcm ds))).
+(* 𝒟 nonempty, increasing, every d >= 1, each cyclo d checked; Q' = u·Π_(d∈𝒟) Φ_d coefficient by coefficient with u one
+   nonzero term; 𝒟/g is never {3}, {4}, {6} for g = 1..L (L = lcm 𝒟); if it is {2} for some g, G·Q' = (1 + x^(L/2))·P'
+   coefficient by coefficient and G has a term x^e with (L/2) ∤ e. *)
+Definition lu_ok (Pp Qp u G : poly) (ds : list Z) : bool :=
+  let L := lu_lcm ds in
+  negb (Nat.eqb (length ds) 0) && increasing ds && forallb (Z.ltb 0) ds
+  && forallb (fun d => cyclo_ok (Z.to_nat d)) ds
+  && wf 1 u && (match norm u with [_] => true | _ => false end)
+  && peqb Qp (pmul u (dense_poly (fold_right (fun d acc => dmul (cyclo (Z.to_nat d)) acc) [1%Z] ds)))
+  && forallb (fun g => match collapse ds g with Some k => negb (Z.eqb k 3 || Z.eqb k 4 || Z.eqb k 6) | None => true end) (lu_residues ds)
+  && (negb (existsb (fun g => match collapse ds g with Some k => Z.eqb k 2 | None => false end) (lu_residues ds))
+      || (wf 1 G && peqb (pmul Qp G) (pmul [([0%Z], 1%Q); ([Z.div L 2], 1%Q)] Pp)
+          && existsb (fun t => negb (Z.eqb (Z.modulo (hd 0%Z (fst t)) (Z.div L 2)) 0)) (norm G))).
+(* Lemma LU: F = c + P'/Q' with one block of rank 1, in lowest terms, and lu_ok: no head with at most 3 atoms
+   represents F (a positive binomial or trinomial D divisible by Q' would vanish on the roots of Q'). *)
+Axiom LU_unit_roots : forall n F c g Pp Qp u G ds, lattice_ok n [LBlk [g] Pp Qp] = true -> expform n F c [LBlk [g] Pp Qp] ->
+  coprime 1 Pp Qp -> lu_ok Pp Qp u G ds = true -> mstar_ge n F 4.

@@ -19,9 +19,10 @@ from headfusion.export.graphs import CLAIMS as GRAPH_CLAIMS, graphs_proof
 from headfusion.export.lowest import Shape, coprime_proof, edges_proof, newton_proof
 from headfusion.export.multiples import CLAIMS as MULTIPLE_CLAIMS, multiples_proof, theorem_name
 from headfusion.export.oneline import LINE_CLAIMS, LineEntries, classes_proof, line_proof, unit_roots_proof
-from headfusion.kernel.base import MAX_POINTS, MAX_TERMS, CheckFailed, SchemaError, integer, rational, within
+from headfusion.kernel.base import MAX_TERMS, CheckFailed, SchemaError, integer, rational, within
 from headfusion.kernel.model import Model, group_polys, model_from_json, relative_keys
 from headfusion.kernel.poly import divide, lattice_coordinates, poly_from_json
+from headfusion.kernel.refutation import search_box
 from headfusion.spec.errors import InputError
 
 FORMAT = "headfusion-certificate/3"
@@ -340,18 +341,6 @@ def _symmetry(shape: Shape, perm: list[int]) -> str:
     return f"({g.nlist(perm)}, {g.q(lam)})"
 
 
-def _box_points(shape: Shape, constant: Fraction, m: int) -> int:
-    """The number of points of the box of L3 at m atoms, as Coq's replay builds it (HFTree.box_sizes, box_points)."""
-    P = {e: constant * shape.Q.get(e, 0) + shape.P.get(e, 0) for e in set(shape.P) | set(shape.Q)}
-    support = [e for e, v in P.items() if v] + list(shape.Q)
-    points = 1
-    for c in range(shape.rank):
-        width = max(e[c] for e in support) - min(e[c] for e in support)
-        q_width = max(e[c] for e in shape.Q) - min(e[c] for e in shape.Q)
-        points *= max(max(m - 1, 0) * width - q_width + 1, 0)
-    return points
-
-
 def _tree_text(cid: str, ev: dict, blocks: list[Block], shapes: list[Shape], newton_V: dict[int, int] | None,
                constant: Fraction) -> tuple[str | None, str, bool]:
     """Claim search:mM as a replayed tree (and whether it has interior leaves, which cite Lemma LT on the Newton count)."""
@@ -360,7 +349,9 @@ def _tree_text(cid: str, ev: dict, blocks: list[Block], shapes: list[Shape], new
     m = integer(ev["atoms"])
     if m < 0:
         raise InputError(f"claim {cid}: a negative number of atoms")
-    within(_box_points(shapes[blocks[0].shape], constant, m), MAX_POINTS, f"claim {cid}: points of the search box")  # Coq builds it
+    shape = shapes[blocks[0].shape]  # Coq builds the box of L3 (HFTree.box_sizes): refused up front, as the kernel does
+    P = {e: constant * shape.Q.get(e, 0) + shape.P.get(e, 0) for e in set(shape.P) | set(shape.Q)}  # the question's P′: c·Q′ + P′
+    search_box({e + (0,): v for e, v in P.items() if v}, {e + (0,): v for e, v in shape.Q.items()}, m)
     nodes = ev["tree"]
     kinds = {node[0] for node in nodes}
     if not kinds <= TREE_LEAVES:
